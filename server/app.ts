@@ -1,0 +1,117 @@
+// buildApp(config) returns a ready Fastify instance: database migrated, routes, sockets
+// and the built client. main.ts boots it; tests build it on an ephemeral port.
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import { MAX_SOCKET_MESSAGE_BYTES } from '../src/protocol/socket.js';
+import { createAuthService } from './auth/service.js';
+import type { Config } from './config.js';
+import { migrateToLatest, openDatabase, type Dialect } from './db/index.js';
+import { publicAuthRoutes, requireBearer, sessionRoutes } from './http/auth.js';
+import type { AppContext } from './http/context.js';
+import { errorBody, installErrorHandler } from './http/errors.js';
+import { startHeartbeat } from './ws/endpoint.js';
+import { registerMarketSocket } from './ws/market.js';
+import { registerPositionsSocket } from './ws/positions.js';
+import { createSocketRegistry } from './ws/registry.js';
+
+export interface AppOptions {
+  /** Clock in epoch ms; tests move it to expire sessions and login windows. */
+  now?: () => number;
+}
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  dialect: Dialect;
+  databaseLocation: string;
+  /** Demo accounts created at this start (empty when the database already had users). */
+  seeded: string[];
+}
+
+const BODY_LIMIT_BYTES = 1024 * 1024;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<BuiltApp> {
+  const now = options.now ?? Date.now;
+  const { db, dialect, location } = openDatabase(config);
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+
+  const auth = createAuthService(db, now, config);
+  const seeded = config.seedDemoUsers ? await auth.seedDemoUsers() : [];
+  const ctx: AppContext = { config, db, auth, sockets: createSocketRegistry(), now };
+
+  const app = Fastify({
+    logger: { level: config.logLevel },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: config.trustProxy,
+    // One line per request only when debugging; errors are logged either way.
+    logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
+  });
+  app.decorateRequest('user', null);
+  app.decorateRequest('tokenHash', null);
+  installErrorHandler(app);
+
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES, perMessageDeflate: false },
+  });
+  startHeartbeat(app);
+  registerMarketSocket(app, ctx);
+  registerPositionsSocket(app, ctx);
+
+  await app.register(
+    async (api) => {
+      await api.register(publicAuthRoutes(ctx));
+      await api.register(async (signedIn) => {
+        signedIn.addHook('onRequest', requireBearer(ctx));
+        await signedIn.register(sessionRoutes(ctx));
+      });
+    },
+    { prefix: '/api' },
+  );
+
+  const indexHtml = path.join(config.staticDir, 'index.html');
+  const hasClient = fs.existsSync(indexHtml);
+  if (hasClient) {
+    await app.register(fastifyStatic, {
+      root: config.staticDir,
+      index: false,
+      setHeaders(res, filePath) {
+        // Hashed build assets never change; everything else is revalidated.
+        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isApi = url === '/api' || url.startsWith('/api/') || url.startsWith('/ws/');
+    if (!isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+      if (!hasClient) {
+        return reply.code(503).type('text/plain; charset=utf-8').send('The client is not built: run `npm run build` (npm start does it).');
+      }
+      // Client routes: the app's router shows the screen, or its own not-found page.
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.code(404).send(errorBody(`Ruta no encontrada: ${request.method} ${url}`));
+  });
+
+  const pruneTimer = setInterval(() => {
+    auth.prune().catch((error: unknown) => app.log.warn({ err: error }, 'session prune failed'));
+  }, PRUNE_EVERY_MS);
+  pruneTimer.unref();
+  app.addHook('onClose', async () => {
+    clearInterval(pruneTimer);
+    await db.destroy();
+  });
+
+  return { app, ctx, dialect, databaseLocation: location, seeded };
+}

@@ -1,0 +1,99 @@
+// Sign-in, token checks and sign-out: the rules, apart from HTTP.
+import type { PublicUser } from '../../src/protocol/auth.js';
+import type { Db } from '../db/index.js';
+import { loginFailuresRepo } from '../db/loginFailures.js';
+import { operatorLogRepo } from '../db/operatorLog.js';
+import type { UserRow } from '../db/schema.js';
+import { sessionsRepo } from '../db/sessions.js';
+import { toPublicUser, usernameKey, usersRepo } from '../db/users.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
+import { hashToken, newToken } from './tokens.js';
+
+export interface AuthPolicy {
+  sessionIdleMs: number;
+  sessionAbsoluteMs: number;
+  loginMaxFailures: number;
+  loginWindowMs: number;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string | null;
+}
+
+export type LoginResult =
+  | { ok: true; token: string; user: PublicUser }
+  | { ok: false; reason: 'invalid' | 'disabled' }
+  | { ok: false; reason: 'blocked'; retryAfterMs: number };
+
+export const DEMO_USERS = [
+  { username: 'demo', password: 'demo1234', firstName: 'Demo', lastName: 'Usuario', role: 'user' },
+  { username: 'admin', password: 'admin1234', firstName: 'Admin', lastName: 'Visores', role: 'admin' },
+] as const;
+
+export function createAuthService(db: Db, now: () => number, policy: AuthPolicy) {
+  const users = usersRepo(db, now);
+  const sessions = sessionsRepo(db, now, { idleMs: policy.sessionIdleMs, absoluteMs: policy.sessionAbsoluteMs });
+  const failures = loginFailuresRepo(db, now, policy.loginWindowMs);
+  const log = operatorLogRepo(db, now);
+
+  return {
+    users,
+    sessions,
+    log,
+
+    async login(username: string, password: string, client: ClientInfo): Promise<LoginResult> {
+      const key = usernameKey(username);
+      const recent = await failures.recent(key, client.ip);
+      if (recent.count >= policy.loginMaxFailures) {
+        const retryAfterMs = Math.max(1000, (recent.oldestAt ?? now()) + policy.loginWindowMs - now());
+        await log.add({ userId: null, username: username.trim(), action: 'login_blocked', ip: client.ip });
+        return { ok: false, reason: 'blocked', retryAfterMs };
+      }
+      const user = await users.findByUsername(username);
+      const passwordOk = user ? await verifyPassword(password, user.password_hash) : await verifyAgainstDummy(password);
+      if (!user || !passwordOk) {
+        await failures.record(key, client.ip);
+        await log.add({ userId: user?.id ?? null, username: username.trim(), action: 'login_failed', ip: client.ip });
+        return { ok: false, reason: 'invalid' };
+      }
+      if (user.disabled) {
+        await log.add({ userId: user.id, username: user.username, action: 'login_failed', detail: { disabled: true }, ip: client.ip });
+        return { ok: false, reason: 'disabled' };
+      }
+      await failures.clear(key, client.ip);
+      const token = newToken();
+      await sessions.create({ tokenHash: hashToken(token), userId: user.id, ip: client.ip, userAgent: client.userAgent });
+      await log.add({ userId: user.id, username: user.username, action: 'login', ip: client.ip });
+      return { ok: true, token, user: toPublicUser(user) };
+    },
+
+    /** The user behind a token, or null when the token is unknown, expired or revoked. */
+    async userOfToken(token: string): Promise<UserRow | null> {
+      return sessions.findActiveUser(hashToken(token));
+    },
+
+    async logout(user: UserRow, tokenHash: string, logText: string | undefined, ip: string): Promise<void> {
+      await sessions.revoke(tokenHash);
+      await log.add({ userId: user.id, username: user.username, action: 'logout', detail: logText ? { log: logText } : undefined, ip });
+    },
+
+    /** Creates the demo accounts when the database has no users. Safe to race. */
+    async seedDemoUsers(): Promise<string[]> {
+      if ((await users.count()) > 0) return [];
+      const created: string[] = [];
+      for (const demo of DEMO_USERS) {
+        const row = await users.create({ ...demo, passwordHash: await hashPassword(demo.password) });
+        if (row) created.push(row.username);
+      }
+      return created;
+    },
+
+    /** Housekeeping: forget ended sessions and old failures. */
+    async prune(): Promise<void> {
+      await sessions.prune();
+      await failures.prune();
+    },
+  };
+}
+export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,0 +1,88 @@
+// Every server setting, read from the environment with a default. The README's settings
+// table lists the same names; keep the two in step.
+import path from 'node:path';
+
+export interface Config {
+  /** TCP port for app, API and websockets. */
+  port: number;
+  /** Interface to bind. */
+  host: string;
+  /** Folder of the SQLite file (when no DATABASE_URL). */
+  dataDir: string;
+  /** postgres://… to use PostgreSQL instead of SQLite. */
+  databaseUrl: string | null;
+  /** redis://… for cross-process fan-out (used by the market and positions hubs). */
+  redisUrl: string | null;
+  /** Folder of the built client; served at / with index.html fallback. */
+  staticDir: string;
+  /** A session ends after this long without use. */
+  sessionIdleMs: number;
+  /** A session ends this long after sign-in, however much it is used. */
+  sessionAbsoluteMs: number;
+  /** Failed sign-ins for one username from one address before 429… */
+  loginMaxFailures: number;
+  /** …within this window. */
+  loginWindowMs: number;
+  /** Origins allowed to open websockets besides the server's own. */
+  allowedOrigins: string[];
+  /** Time a new socket has to send its auth message. */
+  socketAuthTimeoutMs: number;
+  /** Create demo/demo1234 and admin/admin1234 when the database has no users. */
+  seedDemoUsers: boolean;
+  /** Trust X-Forwarded-* headers (behind a reverse proxy). */
+  trustProxy: boolean;
+  /** Fastify log level: fatal, error, warn, info, debug, trace or silent. */
+  logLevel: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw == null || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`Setting ${name} must be an integer ≥ ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw == null || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new Error(`Setting ${name} must be true or false, got "${env[name]}"`);
+}
+
+function text(env: Env, name: string): string | null {
+  const raw = env[name]?.trim();
+  return raw ? raw : null;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+export function loadConfig(env: Env = process.env): Config {
+  const root = process.cwd();
+  return {
+    port: int(env, 'PORT', 8080),
+    host: text(env, 'HOST') ?? '0.0.0.0',
+    dataDir: path.resolve(root, text(env, 'DATA_DIR') ?? 'data'),
+    databaseUrl: text(env, 'DATABASE_URL'),
+    redisUrl: text(env, 'REDIS_URL'),
+    staticDir: path.resolve(root, text(env, 'STATIC_DIR') ?? 'dist'),
+    sessionIdleMs: int(env, 'SESSION_IDLE_MINUTES', 12 * 60, 1) * MINUTE,
+    sessionAbsoluteMs: int(env, 'SESSION_ABSOLUTE_HOURS', 7 * 24, 1) * HOUR,
+    loginMaxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1),
+    loginWindowMs: int(env, 'LOGIN_WINDOW_MINUTES', 15, 1) * MINUTE,
+    allowedOrigins: (text(env, 'ALLOWED_ORIGINS') ?? '')
+      .split(',')
+      .map((origin) => origin.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+    socketAuthTimeoutMs: int(env, 'SOCKET_AUTH_TIMEOUT_SECONDS', 10, 1) * 1000,
+    seedDemoUsers: bool(env, 'SEED_DEMO_USERS', true),
+    trustProxy: bool(env, 'TRUST_PROXY', false),
+    logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+  };
+}

@@ -1,0 +1,8 @@
+// The numbered migrations, in order. A new migration is a new numbered file added here;
+// an applied one is never edited.
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_users_and_sessions.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001_users_and_sessions': m0001,
+};

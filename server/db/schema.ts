@@ -1,0 +1,61 @@
+// Table shapes as Kysely sees them. Timestamps are epoch milliseconds (bigint in
+// PostgreSQL, parsed to number; integer in SQLite). Flags are 0/1 integers so both
+// dialects read them the same way.
+import type { ColumnType, Insertable, Selectable } from 'kysely';
+import type { Role } from '../../src/protocol/auth.js';
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  /** Lower-cased username: sign-in and uniqueness ignore case. */
+  username_key: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  disabled: ColumnType<number, number | undefined, number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  last_used_at: number;
+  /** Absolute end of the session. */
+  expires_at: number;
+  revoked_at: number | null;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface LoginFailuresTable {
+  id: string;
+  username_key: string;
+  ip: string;
+  at: number;
+}
+
+export interface OperatorLogTable {
+  id: string;
+  at: number;
+  user_id: string | null;
+  username: string | null;
+  action: string;
+  /** JSON text with the details of the action; never passwords or tokens. */
+  detail: string | null;
+  ip: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  operator_log: OperatorLogTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;

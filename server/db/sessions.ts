@@ -1,0 +1,91 @@
+import type { Db } from './index.js';
+import type { SessionRow, UserRow } from './schema.js';
+
+export interface SessionPolicy {
+  idleMs: number;
+  absoluteMs: number;
+}
+
+/** Only write last_used_at when it is this stale: a read per request, not a write. */
+const TOUCH_EVERY_MS = 60_000;
+
+export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
+  return {
+    async create(input: { tokenHash: string; userId: string; ip: string | null; userAgent: string | null }): Promise<SessionRow> {
+      const at = now();
+      const row: SessionRow = {
+        token_hash: input.tokenHash,
+        user_id: input.userId,
+        created_at: at,
+        last_used_at: at,
+        expires_at: at + policy.absoluteMs,
+        revoked_at: null,
+        ip: input.ip,
+        user_agent: input.userAgent?.slice(0, 300) ?? null,
+      };
+      await db.insertInto('sessions').values(row).execute();
+      return row;
+    },
+
+    /**
+     * The user of a live session, or null when the token hash is unknown, revoked, past its
+     * absolute end, idle too long, or its user is disabled. Using it refreshes its idle clock.
+     */
+    async findActiveUser(tokenHash: string): Promise<UserRow | null> {
+      const row = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .selectAll('users')
+        .select(['sessions.revoked_at', 'sessions.expires_at', 'sessions.last_used_at'])
+        .where('sessions.token_hash', '=', tokenHash)
+        .executeTakeFirst();
+      if (!row) return null;
+      const { revoked_at, expires_at, last_used_at, ...user } = row;
+      const at = now();
+      if (revoked_at != null || expires_at <= at || last_used_at + policy.idleMs <= at || user.disabled) return null;
+      if (at - last_used_at >= TOUCH_EVERY_MS) {
+        await db.updateTable('sessions').set({ last_used_at: at }).where('token_hash', '=', tokenHash).execute();
+      }
+      return user;
+    },
+
+    async revoke(tokenHash: string): Promise<boolean> {
+      const result = await db
+        .updateTable('sessions')
+        .set({ revoked_at: now() })
+        .where('token_hash', '=', tokenHash)
+        .where('revoked_at', 'is', null)
+        .executeTakeFirst();
+      return result.numUpdatedRows > 0n;
+    },
+
+    /** Ends every session of a user (password change, disable), but `keep`. */
+    async revokeAllOfUser(userId: string, keep?: string): Promise<string[]> {
+      let query = db
+        .updateTable('sessions')
+        .set({ revoked_at: now() })
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null);
+      if (keep != null) query = query.where('token_hash', '!=', keep);
+      const rows = await query.returning('token_hash').execute();
+      return rows.map((r) => r.token_hash);
+    },
+
+    /** Drops sessions that ended more than a day ago, so the table does not grow forever. */
+    async prune(): Promise<number> {
+      const cutoff = now() - 24 * 60 * 60 * 1000;
+      const result = await db
+        .deleteFrom('sessions')
+        .where((eb) =>
+          eb.or([
+            eb('expires_at', '<', cutoff),
+            eb('revoked_at', '<', cutoff),
+            eb('last_used_at', '<', cutoff - policy.idleMs),
+          ]),
+        )
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+export type SessionsRepo = ReturnType<typeof sessionsRepo>;

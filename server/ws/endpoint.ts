@@ -1,0 +1,143 @@
+// The shape both websockets share: Origin check at the upgrade, authentication by a first
+// {action:'auth', token} message (never the URL), ping/pong, and JSON error messages that
+// keep the socket open once it is authenticated.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { RawData, WebSocket } from 'ws';
+import { toPublicUser } from '../db/users.js';
+import type { UserRow } from '../db/schema.js';
+import { hashToken } from '../auth/tokens.js';
+import { AuthMessage, PingMessage, SocketCloseCode, type ControlEvent } from '../../src/protocol/socket.js';
+import type { AppContext } from '../http/context.js';
+import { errorBody } from '../http/errors.js';
+import { MESSAGES } from '../http/auth.js';
+
+export interface SocketSession {
+  socket: WebSocket;
+  user: UserRow;
+  send(message: unknown): void;
+}
+
+/** What an endpoint does with the messages of an authenticated socket. */
+export interface SocketHandler {
+  /** Handles one parsed message (not auth or ping). Returns false when it does not know it. */
+  onMessage(session: SocketSession, message: Record<string, unknown>): Promise<boolean> | boolean;
+  onClose?(session: SocketSession): void;
+}
+
+export function isAllowedOrigin(origin: string | undefined, request: FastifyRequest, allowed: string[]): boolean {
+  // Browsers always send Origin on websockets; other clients (tools, servers) may not, and
+  // could forge it anyway. The check protects signed-in browsers from other sites.
+  if (origin == null) return true;
+  const normalized = origin.replace(/\/+$/, '').toLowerCase();
+  const own = `${request.protocol}://${request.host}`.toLowerCase();
+  return normalized === own || allowed.some((a) => a.toLowerCase() === normalized);
+}
+
+function rawText(raw: RawData): string {
+  return Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
+}
+
+export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, path: string, handler: SocketHandler): void {
+  const checkOrigin = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isAllowedOrigin(request.headers.origin, request, ctx.config.allowedOrigins)) {
+      return reply.code(403).send(errorBody(`Origen no permitido: ${request.headers.origin}`));
+    }
+  };
+
+  app.get(path, { websocket: true, preValidation: checkOrigin }, (socket, request) => {
+    let session: SocketSession | null = null;
+    let tokenHash: string | null = null;
+    let closed = false;
+    const send = (message: unknown) => {
+      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    };
+    const sendEvent = (event: ControlEvent) => send(event);
+    const refuse = (message: string, code: number) => {
+      sendEvent({ event: 'error', message });
+      socket.close(code, message.slice(0, 120));
+    };
+
+    const authTimer = setTimeout(
+      () => refuse('No se recibió la autenticación a tiempo', SocketCloseCode.authTimeout),
+      ctx.config.socketAuthTimeoutMs,
+    );
+
+    const handle = async (raw: RawData) => {
+      if (closed) return;
+      let message: unknown;
+      try {
+        message = JSON.parse(rawText(raw));
+      } catch {
+        if (!session) return refuse('Mensaje inválido: se esperaba JSON', SocketCloseCode.unauthorized);
+        return sendEvent({ event: 'error', message: 'Mensaje inválido: se esperaba JSON' });
+      }
+      if (typeof message !== 'object' || message == null || Array.isArray(message)) {
+        if (!session) return refuse('Mensaje inválido: se esperaba un objeto JSON', SocketCloseCode.unauthorized);
+        return sendEvent({ event: 'error', message: 'Mensaje inválido: se esperaba un objeto JSON' });
+      }
+      const body = message as Record<string, unknown>;
+      const requestId = typeof body.requestId === 'string' ? body.requestId : undefined;
+
+      if (!session) {
+        const auth = AuthMessage.safeParse(body);
+        if (!auth.success) return refuse("Primero envíe {action:'auth', token}", SocketCloseCode.unauthorized);
+        const user = await ctx.auth.userOfToken(auth.data.token);
+        if (closed) return;
+        if (!user) return refuse(MESSAGES.badToken, SocketCloseCode.unauthorized);
+        clearTimeout(authTimer);
+        tokenHash = hashToken(auth.data.token);
+        session = { socket, user, send };
+        ctx.sockets.add(tokenHash, socket);
+        const { _id, username, role } = toPublicUser(user);
+        return sendEvent({ event: 'authenticated', user: { _id, username, role } });
+      }
+
+      if (body.action === 'auth') return sendEvent({ event: 'error', message: 'El socket ya está autenticado', requestId });
+      const ping = PingMessage.safeParse(body);
+      if (ping.success) return sendEvent({ event: 'pong', time: ctx.now(), requestId });
+      const known = await handler.onMessage(session, body);
+      if (!known) {
+        sendEvent({ event: 'error', message: `Acción desconocida: ${String(body.action ?? '(sin action)')}`, requestId });
+      }
+    };
+
+    // Messages are handled one at a time, in order, even while auth waits on the database.
+    let queue: Promise<void> = Promise.resolve();
+    socket.on('message', (raw) => {
+      queue = queue
+        .then(() => handle(raw))
+        .catch((error: unknown) => {
+          request.log.error({ err: error }, `socket ${path} message failed`);
+          sendEvent({ event: 'error', message: 'Error interno del servidor' });
+        });
+    });
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(authTimer);
+      if (tokenHash) ctx.sockets.remove(tokenHash, socket);
+      if (session) handler.onClose?.(session);
+    });
+    socket.on('error', (error) => request.log.warn({ err: error }, `socket ${path} error`));
+  });
+}
+
+/** Terminates sockets that stop answering protocol pings (dead peers, lost networks). */
+export function startHeartbeat(app: FastifyInstance, intervalMs = 30_000): void {
+  const alive = new WeakSet<WebSocket>();
+  const timer = setInterval(() => {
+    for (const socket of app.websocketServer.clients) {
+      if (!alive.has(socket)) {
+        socket.terminate();
+        continue;
+      }
+      alive.delete(socket);
+      socket.ping();
+    }
+  }, intervalMs);
+  timer.unref();
+  app.websocketServer.on('connection', (socket: WebSocket) => {
+    alive.add(socket);
+    socket.on('pong', () => alive.add(socket));
+  });
+  app.addHook('onClose', async () => clearInterval(timer));
+}

@@ -1,0 +1,23 @@
+// Control messages shared by both websockets (/ws/market and /ws/positions).
+// Data messages (keyed by symbol) are defined with the feeds that produce them.
+import { z } from 'zod';
+
+/** Largest message a client may send, in bytes (reference/browser-notes.md). */
+export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
+
+/** Close codes in the application range (4000–4999). */
+export const SocketCloseCode = {
+  /** Not authenticated, bad or revoked token, or the session ended. */
+  unauthorized: 4401,
+  /** No auth message within the allowed time. */
+  authTimeout: 4408,
+} as const;
+
+export const AuthMessage = z.object({ action: z.literal('auth'), token: z.string().min(1).max(512) });
+export const PingMessage = z.object({ action: z.literal('ping'), requestId: z.string().max(100).optional() });
+
+/** Server → client control events. Data messages never carry an `event` key. */
+export type ControlEvent =
+  | { event: 'authenticated'; user: { _id: string; username: string; role: string } }
+  | { event: 'pong'; time: number; requestId?: string }
+  | { event: 'error'; message: string; requestId?: string };
