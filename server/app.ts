@@ -82,7 +82,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: config.staticDir,
-      index: false,
+      // Routes for the files the build made (found at start); any other path falls through
+      // to the not-found handler, which serves index.html for client routes.
+      wildcard: false,
+      index: 'index.html',
+      cacheControl: false,
       setHeaders(res, filePath) {
         // Hashed build assets never change; everything else is revalidated.
         const immutable = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -1,0 +1,23 @@
+import { redirect, type ActionFunctionArgs } from 'react-router-dom';
+import { ApiError } from '../../data/api';
+import { signIn } from '../../data/session';
+import { safeNext } from '../../routes/guards';
+
+export interface SignInActionData {
+  error: string;
+  field?: 'username' | 'password';
+}
+
+export async function signInAction({ request }: ActionFunctionArgs): Promise<Response | SignInActionData> {
+  const form = await request.formData();
+  const username = String(form.get('username') ?? '').trim();
+  const password = String(form.get('password') ?? '');
+  if (!username) return { error: 'Ingrese su usuario', field: 'username' };
+  if (!password) return { error: 'Ingrese su contraseña', field: 'password' };
+  try {
+    await signIn(username, password);
+  } catch (error) {
+    return { error: error instanceof ApiError ? error.message : 'No se pudo iniciar sesión' };
+  }
+  return redirect(safeNext(new URL(request.url).searchParams.get('next')));
+}

@@ -1,0 +1,75 @@
+import { useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { useCurrentUser } from '../features/auth/useCurrentUser';
+import { signOut } from '../data/session';
+import { paths } from '../routes/paths';
+import { Icon } from '../ui/Icon';
+
+export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
+  const user = useCurrentUser();
+  const navigate = useNavigate();
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuRef = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const close = (event: MouseEvent | KeyboardEvent) => {
+      if (event instanceof KeyboardEvent ? event.key === 'Escape' : !menuRef.current?.contains(event.target as Node)) {
+        setMenuOpen(false);
+      }
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', close);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', close);
+    };
+  }, [menuOpen]);
+
+  const logOut = async () => {
+    setMenuOpen(false);
+    if (await signOut(`Cierre de sesión de ${user.username} desde el menú de usuario`)) {
+      navigate(paths['auth-signin'](), { replace: true });
+    }
+  };
+
+  return (
+    <header className="header">
+      <button type="button" className="icon-button header__sidebar-toggle" onClick={onToggleSidebar} aria-label="Mostrar u ocultar el menú">
+        <Icon name="menu" />
+      </button>
+      <Link to={paths.home()} className="header__brand">
+        Visores
+      </Link>
+      <div className="header__spacer" />
+      <div className="user-menu" ref={menuRef}>
+        <button
+          type="button"
+          className="user-menu__button"
+          aria-haspopup="menu"
+          aria-expanded={menuOpen}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span className="avatar" aria-hidden="true">
+            {(user.firstName || user.username).charAt(0).toUpperCase()}
+          </span>
+          <span className="user-menu__username">{user.username}</span>
+        </button>
+        {menuOpen && (
+          <div className="user-menu__dropdown" role="menu">
+            <div className="user-menu__identity">
+              <strong>{[user.firstName, user.lastName].filter(Boolean).join(' ') || user.username}</strong>
+              <small>{user.username}</small>
+            </div>
+            <Link role="menuitem" to={paths['config-profile']()} onClick={() => setMenuOpen(false)}>
+              <Icon name="user" /> Perfil
+            </Link>
+            <button role="menuitem" type="button" onClick={logOut}>
+              <Icon name="logout" /> Log Out
+            </button>
+          </div>
+        )}
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,18 @@
+import { useEffect } from 'react';
+import { Outlet, useLocation } from 'react-router-dom';
+import { NavigationProgress } from '../ui/NavigationProgress';
+
+/** Wraps every screen: the navigation progress bar and scroll-to-top on each navigation. */
+export function RootShell() {
+  const location = useLocation();
+  useEffect(() => {
+    // Spec: every navigation scrolls to the top (not restored on back/forward).
+    window.scrollTo(0, 0);
+  }, [location.key]);
+  return (
+    <>
+      <NavigationProgress />
+      <Outlet />
+    </>
+  );
+}

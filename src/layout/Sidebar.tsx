@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { NavLink } from 'react-router-dom';
+import { useCurrentUser } from '../features/auth/useCurrentUser';
+import { paths } from '../routes/paths';
+import { Icon, type IconName } from '../ui/Icon';
+
+interface MenuLink {
+  label: string;
+  to: string;
+  icon: IconName;
+  /** true: admins only; false: everyone but admins; absent: everyone. */
+  admin?: boolean;
+}
+interface MenuGroup {
+  label: string;
+  icon: IconName;
+  children: MenuLink[];
+}
+type MenuItem = MenuLink | MenuGroup;
+
+// Spec section 2, static entries in order.
+const MENU: MenuItem[] = [
+  { label: 'Admin', to: paths['home-admin'](), icon: 'shield', admin: true },
+  { label: 'Inicio', to: paths.home(), icon: 'home', admin: false },
+  { label: 'Posiciones', to: paths.posiciones(), icon: 'briefcase', admin: true },
+  { label: 'Usuarios', to: paths.users(), icon: 'users', admin: true },
+  { label: 'Configuracion', icon: 'settings', children: [{ label: 'Perfil', to: paths['config-profile'](), icon: 'user' }] },
+];
+
+function visible(item: MenuLink, isAdmin: boolean): boolean {
+  return item.admin == null || item.admin === isAdmin;
+}
+
+export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
+  const isAdmin = useCurrentUser().role === 'admin';
+  const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({ Configuracion: true });
+  const closeOnSmallScreens = () => {
+    if (window.innerWidth < 992) onNavigate();
+  };
+
+  return (
+    <nav className="sidebar" aria-label="Menú principal">
+      <ul className="nav-main">
+        {MENU.map((item) =>
+          'children' in item ? (
+            <li key={item.label} className={`nav-main__group${openGroups[item.label] ? ' nav-main__group--open' : ''}`}>
+              <button
+                type="button"
+                className="nav-main__link"
+                aria-expanded={openGroups[item.label] ?? false}
+                onClick={() => setOpenGroups((open) => ({ ...open, [item.label]: !open[item.label] }))}
+              >
+                <Icon name={item.icon} /> <span>{item.label}</span>
+              </button>
+              {openGroups[item.label] && (
+                <ul className="nav-main__submenu">
+                  {item.children
+                    .filter((child) => visible(child, isAdmin))
+                    .map((child) => (
+                      <li key={child.to}>
+                        <NavLink to={child.to} className="nav-main__link" onClick={closeOnSmallScreens} end>
+                          <Icon name={child.icon} /> <span>{child.label}</span>
+                        </NavLink>
+                      </li>
+                    ))}
+                </ul>
+              )}
+            </li>
+          ) : (
+            visible(item, isAdmin) && (
+              <li key={item.to}>
+                <NavLink to={item.to} className="nav-main__link" onClick={closeOnSmallScreens} end>
+                  <Icon name={item.icon} /> <span>{item.label}</span>
+                </NavLink>
+              </li>
+            )
+          ),
+        )}
+      </ul>
+    </nav>
+  );
+}

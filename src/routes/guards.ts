@@ -1,0 +1,39 @@
+// Loaders that guard routes. The signed-in branch re-runs them on every navigation, so
+// the token is checked before each one (spec section 2).
+import { redirect, type LoaderFunctionArgs } from 'react-router-dom';
+import type { PublicUser } from '../protocol/auth';
+import { checkSession, clearSession } from '../data/session';
+import { paths } from './paths';
+
+/** Sign-in URL that brings the user back to where they were going. */
+export function signInUrl(request: Request): string {
+  const url = new URL(request.url);
+  const next = url.pathname + url.search;
+  return next === '/' ? paths['auth-signin']() : `${paths['auth-signin']()}?${new URLSearchParams({ next })}`;
+}
+
+/** Only paths of this app are followed after sign-in (no open redirects). */
+export function safeNext(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/auth/') ? next : paths.home();
+}
+
+export async function requireUser({ request }: LoaderFunctionArgs): Promise<PublicUser> {
+  const user = await checkSession();
+  if (!user) throw redirect(signInUrl(request));
+  return user;
+}
+
+/** Admin routes: a token whose user is not an admin is removed (spec section 5). */
+export async function requireAdmin(): Promise<PublicUser> {
+  const user = await checkSession();
+  if (user?.role === 'admin') return user;
+  clearSession();
+  throw redirect(paths['auth-signin']());
+}
+
+/** The sign-in page sends a signed-in user on to where they were going. */
+export async function redirectIfSignedIn({ request }: LoaderFunctionArgs): Promise<null> {
+  const user = await checkSession();
+  if (user) throw redirect(safeNext(new URL(request.url).searchParams.get('next')));
+  return null;
+}

@@ -1,0 +1,78 @@
+// The spec's route table (section 2). Signed-in screens sit under one branch whose loader
+// checks the token on every navigation; admin screens add the admin check.
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { RootShell } from '../layout/RootShell';
+import { BackendLayout } from '../layout/BackendLayout';
+import { BareLayout } from '../layout/BareLayout';
+import { RouteErrorPage } from './RouteErrorPage';
+import { requireAdmin, requireUser, redirectIfSignedIn } from './guards';
+import { signInAction } from '../features/auth/signInAction';
+import { SignInPage } from '../features/auth/SignInPage';
+import { HomePage } from './HomePage';
+import { NotFoundPage } from './NotFoundPage';
+import { PendingScreen } from './PendingScreen';
+import { SESSION_ROUTE_ID } from './ids';
+
+
+const always = () => true;
+
+export const routes: RouteObject[] = [
+  {
+    element: <RootShell />,
+    errorElement: <RouteErrorPage />,
+    children: [
+      {
+        element: <BareLayout />,
+        children: [
+          {
+            path: '/auth/signin',
+            id: 'auth-signin',
+            loader: redirectIfSignedIn,
+            action: signInAction,
+            element: <SignInPage />,
+          },
+        ],
+      },
+      {
+        id: SESSION_ROUTE_ID,
+        loader: requireUser,
+        shouldRevalidate: always,
+        element: <BackendLayout />,
+        children: [
+          { index: true, id: 'home', element: <HomePage /> },
+          { path: 'test', id: 'test', element: <PendingScreen title="Test" /> },
+          { path: 'visor/:id/edit', id: 'visor-modo-edicion', element: <PendingScreen title="Visor — modo edición" /> },
+          { path: 'visor/:id', id: 'visor-modo-publico', element: <PendingScreen title="Visor" /> },
+          { path: 'visor/:id/public', id: 'visor-modo-publico-public', element: <PendingScreen title="Visor" /> },
+          { path: 'config/profile', id: 'config-profile', element: <PendingScreen title="Perfil" /> },
+          { path: 'backend/pages/generic/search', id: 'search', element: <PendingScreen title="Búsqueda" /> },
+          {
+            id: 'admin-guard',
+            loader: requireAdmin,
+            shouldRevalidate: always,
+            children: [
+              { path: 'posiciones', id: 'posiciones', element: <PendingScreen title="Posiciones" /> },
+              { path: 'users', id: 'users', element: <PendingScreen title="Usuarios" /> },
+              { path: 'admin', id: 'home-admin', element: <PendingScreen title="Admin" /> },
+              { path: 'admin/datacenter/tv', id: 'datacenter-tv', element: <PendingScreen title="Data center TV" /> },
+              { path: 'admin/datacenter/rofex', id: 'datacenter-rofex', element: <PendingScreen title="Data center ROFEX" /> },
+              {
+                path: 'admin/datacenter/logs-operadores',
+                id: 'logs-operadores',
+                element: <PendingScreen title="Logs de operadores" />,
+              },
+            ],
+          },
+        ],
+      },
+      {
+        element: <BareLayout />,
+        children: [{ path: '*', id: 'not-found', element: <NotFoundPage /> }],
+      },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

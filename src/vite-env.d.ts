@@ -1,0 +1,15 @@
+/// <reference types="vite/client" />
+
+/** package.json version, injected at build time. */
+declare const __APP_VERSION__: string;
+
+interface ImportMetaEnv {
+  /** Base of the backend API; default: this origin + /api. */
+  readonly VITE_API_BASE?: string;
+  /** Base of the positions API; default: the API base. */
+  readonly VITE_POSITIONS_BASE?: string;
+  /** Market websocket URL; default: this origin's /ws/market. */
+  readonly VITE_MARKET_WS_URL?: string;
+  /** Positions websocket URL; default: this origin's /ws/positions. */
+  readonly VITE_POSITIONS_WS_URL?: string;
+}
