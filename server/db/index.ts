@@ -2,7 +2,7 @@
 // SQLite file under DATA_DIR. Both run the same migrations and the same repositories.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type MigrationResultSet } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, PostgresIntrospector, SqliteDialect, sql, type MigrationResultSet } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.js';
@@ -56,7 +56,15 @@ export class MigrationError extends Error {
 
 /** Brings the schema up to date. Throws MigrationError when any migration fails. */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  // Without a schema, Kysely looks for its migration tables in every schema of a PostgreSQL
+  // database; when another schema has them, it skips creating its own and fails. So name
+  // the schema the app's tables go to (the first of the search_path).
+  let migrationTableSchema: string | undefined;
+  if (db.introspection instanceof PostgresIntrospector) {
+    const { rows } = await sql<{ name: string | null }>`select current_schema() as name`.execute(db);
+    migrationTableSchema = rows[0]?.name ?? undefined;
+  }
+  const migrator = new Migrator({ db, migrationTableSchema, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

@@ -32,7 +32,9 @@ export function describeZodError(error: z.ZodError): string {
 
 /** Validates a request body (absent bodies count as `{}`) or throws a 400 naming the field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  const result = schema.safeParse(body ?? {});
+  // zod 4 leaves `input` out of issues unless asked; describeZodError needs it to tell a
+  // missing field from one of the wrong type.
+  const result = schema.safeParse(body ?? {}, { reportInput: true });
   if (!result.success) throw new HttpError(400, describeZodError(result.error));
   return result.data;
 }

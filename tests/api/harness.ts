@@ -1,0 +1,174 @@
+// Starts a real server on an ephemeral port against a real, throw-away database: a SQLite
+// file in a temp folder, or a fresh schema of the PostgreSQL database TEST_DATABASE_URL names.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { buildApp, type BuiltApp } from '../../server/app.js';
+import { loadConfig, type Config } from '../../server/config.js';
+
+export type DatabaseTarget = { name: 'sqlite' } | { name: 'postgres' };
+
+const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || null;
+
+if (!postgresUrl) {
+  // Said once per test file, at load: the PostgreSQL variants are not collected at all.
+  console.log('PostgreSQL API tests skipped: TEST_DATABASE_URL is not set');
+}
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set. */
+export function databaseTargets(): DatabaseTarget[] {
+  return postgresUrl ? [{ name: 'sqlite' }, { name: 'postgres' }] : [{ name: 'sqlite' }];
+}
+
+/** A clock the tests move by hand, so sessions and login windows expire without waiting. */
+export interface TestClock {
+  now(): number;
+  advance(ms: number): void;
+}
+
+export function createClock(start = Date.now()): TestClock {
+  let current = start;
+  return {
+    now: () => current,
+    advance(ms: number) {
+      if (ms < 0) throw new Error('The test clock only moves forward');
+      current += ms;
+    },
+  };
+}
+
+export interface TestServer {
+  /** http://127.0.0.1:<port> */
+  baseUrl: string;
+  /** ws://127.0.0.1:<port><path> */
+  wsUrl(socketPath: string): string;
+  clock: TestClock;
+  /** What buildApp returned: the Fastify instance and the context (ctx.db is the Kysely instance). */
+  app: BuiltApp;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/** The tables the migrations create; used to check that a PostgreSQL server landed in its own schema. */
+const APP_TABLES = ['login_failures', 'operator_log', 'sessions', 'users'];
+
+async function withPgClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+interface PreparedDatabase {
+  databaseUrl: string | null;
+  /** Checks, once the server has migrated, that the data lives where this harness put it. */
+  verify(built: BuiltApp): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+async function prepareDatabase(target: DatabaseTarget, dataDir: string): Promise<PreparedDatabase> {
+  if (target.name === 'sqlite') {
+    return {
+      databaseUrl: null,
+      async verify(built) {
+        if (built.dialect !== 'sqlite' || !built.databaseLocation.startsWith(dataDir + path.sep)) {
+          throw new Error(`Expected a SQLite file under ${dataDir}, got ${built.dialect} at ${built.databaseLocation}`);
+        }
+      },
+      dispose: async () => {},
+    };
+  }
+
+  if (!postgresUrl) throw new Error('The postgres target needs TEST_DATABASE_URL');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  await withPgClient(postgresUrl, (client) => client.query(`CREATE SCHEMA "${schema}"`));
+  // node-postgres reads `options` from the connection string and sends it at start-up, so
+  // every pooled connection of the server gets this search_path.
+  const url = new URL(postgresUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    databaseUrl: url.toString(),
+    async verify(built) {
+      const { rows } = await withPgClient(postgresUrl, (client) =>
+        client.query<{ table_name: string }>(
+          'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
+          [schema],
+        ),
+      );
+      const names = rows.map((row) => row.table_name);
+      const missing = APP_TABLES.filter((table) => !names.includes(table));
+      if (built.dialect !== 'postgres' || missing.length > 0) {
+        throw new Error(`Schema ${schema} lacks ${missing.join(', ')}: the search_path option did not reach the server`);
+      }
+    },
+    async dispose() {
+      await withPgClient(postgresUrl, (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+    },
+  };
+}
+
+/** Builds and starts a server; `overrides` replace settings after they are read from the env. */
+export async function startServer(target: DatabaseTarget, overrides: Partial<Config> = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'visores-api-'));
+  const removeDataDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
+  let database: PreparedDatabase;
+  try {
+    database = await prepareDatabase(target, dataDir);
+  } catch (error) {
+    removeDataDir();
+    throw error;
+  }
+
+  const clock = createClock();
+  const config: Config = {
+    ...loadConfig({
+      DATA_DIR: dataDir,
+      STATIC_DIR: path.join(dataDir, 'no-client'),
+      HOST: '127.0.0.1',
+      PORT: '0',
+      // Warnings and errors still show, so a server failure behind a test failure is visible.
+      LOG_LEVEL: 'warn',
+    }),
+    databaseUrl: database.databaseUrl,
+    ...overrides,
+  };
+
+  let built: BuiltApp | null = null;
+  try {
+    built = await buildApp(config, { now: clock.now });
+    await database.verify(built);
+    await built.app.listen({ port: 0, host: '127.0.0.1' });
+  } catch (error) {
+    await built?.app.close();
+    await database.dispose();
+    removeDataDir();
+    throw error;
+  }
+
+  const { port } = built.app.server.address() as AddressInfo;
+  const app = built;
+  let closed = false;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    wsUrl: (socketPath) => `ws://127.0.0.1:${port}${socketPath}`,
+    clock,
+    app,
+    config,
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await app.app.close();
+      } finally {
+        await database.dispose();
+        removeDataDir();
+      }
+    },
+  };
+}

@@ -1,0 +1,273 @@
+// HTTP and websocket helpers shared by the API tests. Sockets get an inbox from the moment
+// they are created, so no message or close event is missed between two awaits.
+import type { IncomingMessage } from 'node:http';
+import { expect } from 'vitest';
+import WebSocket from 'ws';
+import { ErrorResponse, LoginResponse, type PublicUser } from '../../src/protocol/auth.js';
+
+export const DEMO = { username: 'demo', password: 'demo1234' } as const;
+export const ADMIN = { username: 'admin', password: 'admin1234' } as const;
+
+/** How long a helper waits for an event before failing with a clear message. */
+const WAIT_MS = 5_000;
+
+// ---------------------------------------------------------------- HTTP
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  /** The raw body, for checks on what leaves the server (no stack traces). */
+  text: string;
+  /** The body parsed as JSON, or undefined when it is not JSON. */
+  body: unknown;
+}
+
+export interface RequestOptions {
+  /** Sent as JSON. */
+  json?: unknown;
+  /** Sent as is, with content-type application/json unless headers say otherwise. */
+  raw?: string;
+  /** Sent chunk by chunk, without a Content-Length. */
+  stream?: ReadableStream<Uint8Array>;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+export async function request(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+  const headers: Record<string, string> = {};
+  let body: string | ReadableStream<Uint8Array> | undefined;
+  if (options.json !== undefined) body = JSON.stringify(options.json);
+  if (options.raw !== undefined) body = options.raw;
+  if (options.stream !== undefined) body = options.stream;
+  if (body !== undefined) headers['content-type'] = 'application/json';
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  Object.assign(headers, options.headers);
+
+  // Node's fetch sends a stream body only in half-duplex mode.
+  const init: RequestInit = { method, headers, body, ...(options.stream ? { duplex: 'half' } : {}) };
+  const response = await fetch(baseUrl + path, init);
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+export function postJson(baseUrl: string, path: string, json: unknown, options: Omit<RequestOptions, 'json'> = {}) {
+  return request(baseUrl, 'POST', path, { ...options, json });
+}
+
+export function login(baseUrl: string, username: string, password: string): Promise<ApiResponse> {
+  return postJson(baseUrl, '/api/login', { username, password });
+}
+
+/** Signs in and returns the token and user; fails the test when sign-in does not succeed. */
+export async function signIn(
+  baseUrl: string,
+  credentials: { username: string; password: string } = DEMO,
+): Promise<{ token: string; user: PublicUser }> {
+  const response = await login(baseUrl, credentials.username, credentials.password);
+  expect(response.status, response.text).toBe(200);
+  const { token, user } = LoginResponse.parse(response.body);
+  return { token, user };
+}
+
+export function checkToken(baseUrl: string, token: string): Promise<ApiResponse> {
+  return postJson(baseUrl, '/api/checkToken', { token });
+}
+
+export function logout(baseUrl: string, token: string | null, log?: string): Promise<ApiResponse> {
+  return postJson(baseUrl, '/api/logout', log === undefined ? {} : { log }, token ? { token } : {});
+}
+
+/** Lines of a stack trace or paths of source files: none may reach a client. */
+export function expectNoStackTrace(text: string): void {
+  expect(text).not.toMatch(/\bat\s+[\w.<>]+\s+\(/); // "at fn (file:1:2)"
+  expect(text).not.toMatch(/\n\s+at\s/);
+  expect(text).not.toMatch(/:\d+:\d+/); // file:line:column
+  expect(text).not.toMatch(/[\w-]+\.(?:[cm]?js|ts)\b/); // source file names
+  expect(text).not.toContain('node_modules');
+  expect(text).not.toContain(process.cwd());
+  expect(text).not.toMatch(/"stack"/);
+}
+
+/** A JSON `{status:'error', message}` with the given status and a message the UI can show. */
+export function expectErrorResponse(response: ApiResponse, status: number): string {
+  expect(response.status, response.text).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  const { message } = ErrorResponse.strict().parse(response.body);
+  expect(message.trim()).not.toBe('');
+  expectNoStackTrace(response.text);
+  return message;
+}
+
+// ---------------------------------------------------------------- WebSocket
+
+export interface CloseInfo {
+  code: number;
+  reason: string;
+}
+
+interface Inbox {
+  messages: unknown[];
+  closed: CloseInfo | null;
+  /** Called on every message or close; each waiter decides whether it is satisfied. */
+  listeners: Set<() => void>;
+}
+
+const inboxes = new WeakMap<WebSocket, Inbox>();
+
+function inboxOf(socket: WebSocket): Inbox {
+  const inbox = inboxes.get(socket);
+  if (!inbox) throw new Error('This socket was not opened with openSocket()');
+  return inbox;
+}
+
+/** The server refused the upgrade with an HTTP response. */
+export class SocketRefused extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly body: string,
+  ) {
+    super(`Socket upgrade refused with HTTP ${statusCode}: ${body}`);
+    this.name = 'SocketRefused';
+  }
+}
+
+function readBody(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+export interface OpenSocketOptions {
+  /** Origin header of the upgrade request; none is sent when absent (as from a non-browser client). */
+  origin?: string;
+}
+
+/** Opens a socket and resolves once it is open; rejects with SocketRefused when the upgrade is refused. */
+export function openSocket(url: string, options: OpenSocketOptions = {}): Promise<WebSocket> {
+  const socket = new WebSocket(url, options.origin ? { origin: options.origin } : {});
+  const inbox: Inbox = { messages: [], closed: null, listeners: new Set() };
+  inboxes.set(socket, inbox);
+  const notify = () => {
+    for (const listener of [...inbox.listeners]) listener();
+  };
+  socket.on('message', (data, isBinary) => {
+    const text = isBinary ? '' : data.toString();
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      message = { unparseable: text };
+    }
+    inbox.messages.push(message);
+    notify();
+  });
+  socket.on('close', (code, reason) => {
+    inbox.closed = { code, reason: reason.toString('utf8') };
+    notify();
+  });
+
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.terminate();
+      reject(new Error(`Socket ${url} did not open within ${WAIT_MS} ms`));
+    }, WAIT_MS);
+    socket.once('open', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('unexpected-response', (_request, response) => {
+      clearTimeout(timer);
+      const statusCode = response.statusCode ?? 0;
+      void readBody(response).then((body) => {
+        socket.terminate();
+        reject(new SocketRefused(statusCode, body));
+      });
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+function waitFor<T>(socket: WebSocket, what: string, check: (inbox: Inbox) => T | undefined): Promise<T> {
+  const inbox = inboxOf(socket);
+  return new Promise((resolve, reject) => {
+    const listener = () => {
+      let result: T | undefined;
+      try {
+        result = check(inbox);
+      } catch (error) {
+        done();
+        reject(error instanceof Error ? error : new Error(String(error)));
+        return;
+      }
+      if (result !== undefined) {
+        done();
+        resolve(result);
+      }
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`Timed out after ${WAIT_MS} ms waiting for ${what}`));
+    }, WAIT_MS);
+    const done = () => {
+      clearTimeout(timer);
+      inbox.listeners.delete(listener);
+    };
+    inbox.listeners.add(listener);
+    listener();
+  });
+}
+
+/** The next message the server sent (in order); fails if the socket closes first. */
+export function nextMessage(socket: WebSocket): Promise<unknown> {
+  return waitFor(socket, 'a socket message', (inbox) => {
+    if (inbox.messages.length > 0) return { message: inbox.messages.shift() };
+    if (inbox.closed) {
+      throw new Error(`Socket closed (${inbox.closed.code} ${inbox.closed.reason}) before a message arrived`);
+    }
+    return undefined;
+  }).then(({ message }) => message);
+}
+
+/** Resolves with the close code and reason, whenever the close happened. */
+export function waitForClose(socket: WebSocket): Promise<CloseInfo> {
+  return waitFor(socket, 'the socket to close', (inbox) => inbox.closed ?? undefined);
+}
+
+export function sendJson(socket: WebSocket, message: unknown): void {
+  socket.send(JSON.stringify(message));
+}
+
+/** Sends the auth message and expects the 'authenticated' answer; returns it. */
+export async function authenticate(socket: WebSocket, token: string): Promise<unknown> {
+  sendJson(socket, { action: 'auth', token });
+  const message = await nextMessage(socket);
+  expect(message).toMatchObject({ event: 'authenticated' });
+  return message;
+}
+
+/** Sends a ping and expects the pong carrying the same requestId: proof the socket still works. */
+export async function expectPong(socket: WebSocket, requestId: string): Promise<void> {
+  sendJson(socket, { action: 'ping', requestId });
+  const message = await nextMessage(socket);
+  expect(message).toMatchObject({ event: 'pong', requestId });
+  expect(socket.readyState).toBe(WebSocket.OPEN);
+}
+
+/** Opens and authenticates a socket. */
+export async function openAuthenticatedSocket(url: string, token: string, options: OpenSocketOptions = {}): Promise<WebSocket> {
+  const socket = await openSocket(url, options);
+  await authenticate(socket, token);
+  return socket;
+}
