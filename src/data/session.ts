@@ -1,0 +1,88 @@
+// The signed-in session in this browser: the token in local storage, the token check that
+// guards every navigation, sign-in and sign-out.
+import type { CheckTokenResponse, LoginResponse, PublicUser } from '../protocol/auth';
+import { ApiError, apiRequest } from './api';
+
+const TOKEN_KEY = 'visores.token';
+/** Last user a check confirmed, so the app can start offline with a known session. */
+const USER_KEY = 'visores.user';
+
+export function getToken(): string | null {
+  return localStorage.getItem(TOKEN_KEY);
+}
+
+export function clearSession(): void {
+  localStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(USER_KEY);
+}
+
+function remember(token: string, user: PublicUser): void {
+  localStorage.setItem(TOKEN_KEY, token);
+  localStorage.setItem(USER_KEY, JSON.stringify(user));
+}
+
+function lastKnownUser(): PublicUser | null {
+  try {
+    const raw = localStorage.getItem(USER_KEY);
+    return raw ? (JSON.parse(raw) as PublicUser) : null;
+  } catch {
+    return null;
+  }
+}
+
+let inflight: { token: string; promise: Promise<PublicUser | null> } | null = null;
+
+/**
+ * Checks the stored token with the server. Returns the user, or null after removing a
+ * token the server refused. Concurrent checks of one navigation share one request.
+ * When the server cannot be reached the last confirmed user is returned: the app must
+ * open offline (the server refuses the token again as soon as it is reachable).
+ */
+export function checkSession(): Promise<PublicUser | null> {
+  const token = getToken();
+  if (!token) return Promise.resolve(null);
+  if (inflight?.token === token) return inflight.promise;
+  const promise = apiRequest<CheckTokenResponse>('/checkToken', { method: 'POST', body: { token } })
+    .then((response) => {
+      remember(token, response.user);
+      return response.user;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof ApiError && error.isNetwork) return lastKnownUser();
+      clearSession();
+      return null;
+    })
+    .finally(() => {
+      if (inflight?.promise === promise) inflight = null;
+    });
+  inflight = { token, promise };
+  return promise;
+}
+
+/** Signs in; throws ApiError with the server's message on refusal. */
+export async function signIn(username: string, password: string): Promise<PublicUser> {
+  const response = await apiRequest<LoginResponse>('/login', { method: 'POST', body: { username, password } });
+  remember(response.token, response.user);
+  return response.user;
+}
+
+/**
+ * Signs out on the server. Returns true when the session is over (the server said
+ * success, or it no longer knew the token), after removing it here; false otherwise,
+ * leaving everything as it was (the spec: failures are logged and ignored).
+ */
+export async function signOut(logText: string): Promise<boolean> {
+  const token = getToken();
+  if (!token) return true;
+  try {
+    const response = await apiRequest<{ status: string }>('/logout', { method: 'POST', body: { log: logText }, token });
+    if (response.status !== 'success') return false;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.status === 401)) {
+      console.error('Logout failed', error);
+      return false;
+    }
+  }
+  clearSession();
+  return true;
+}
