@@ -10,6 +10,10 @@ import { createAuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type Dialect } from './db/index.js';
 import { publicAuthRoutes, requireBearer, sessionRoutes } from './http/auth.js';
+import { workspaceRoutes } from './http/workspace.js';
+import { profileRoutes } from './http/profile.js';
+import { adminRoutes } from './http/admin.js';
+import { createWorkspaceService } from './workspace/service.js';
 import type { AppContext } from './http/context.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
 import { startHeartbeat } from './ws/endpoint.js';
@@ -44,9 +48,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     throw error;
   }
 
-  const auth = createAuthService(db, now, config);
+  const auth = createAuthService(db, dialect, now, config);
   const seeded = config.seedDemoUsers ? await auth.seedDemoUsers() : [];
-  const ctx: AppContext = { config, db, auth, sockets: createSocketRegistry(), now };
+  const workspace = createWorkspaceService(db, dialect, now, auth.log);
+  const ctx: AppContext = { config, db, auth, workspace, sockets: createSocketRegistry(), now };
 
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -72,6 +77,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', requireBearer(ctx));
         await signedIn.register(sessionRoutes(ctx));
+        await signedIn.register(workspaceRoutes(ctx));
+        await signedIn.register(profileRoutes(ctx));
+        await signedIn.register(adminRoutes(ctx));
       });
     },
     { prefix: '/api' },

@@ -1,6 +1,6 @@
 // Sign-in, token checks and sign-out: the rules, apart from HTTP.
 import type { PublicUser } from '../../src/protocol/auth.js';
-import type { Db } from '../db/index.js';
+import type { Db, Dialect } from '../db/index.js';
 import { loginFailuresRepo } from '../db/loginFailures.js';
 import { operatorLogRepo } from '../db/operatorLog.js';
 import type { UserRow } from '../db/schema.js';
@@ -31,8 +31,8 @@ export const DEMO_USERS = [
   { username: 'admin', password: 'admin1234', firstName: 'Admin', lastName: 'Visores', role: 'admin' },
 ] as const;
 
-export function createAuthService(db: Db, now: () => number, policy: AuthPolicy) {
-  const users = usersRepo(db, now);
+export function createAuthService(db: Db, dialect: Dialect, now: () => number, policy: AuthPolicy) {
+  const users = usersRepo(db, now, dialect);
   const sessions = sessionsRepo(db, now, { idleMs: policy.sessionIdleMs, absoluteMs: policy.sessionAbsoluteMs });
   const failures = loginFailuresRepo(db, now, policy.loginWindowMs);
   const log = operatorLogRepo(db, now);

@@ -1,7 +1,24 @@
 import { newId } from '../auth/tokens.js';
 import type { Db } from './index.js';
 
-export type OperatorAction = 'login' | 'login_failed' | 'login_blocked' | 'logout';
+export const OPERATOR_ACTIONS = [
+  'login',
+  'login_failed',
+  'login_blocked',
+  'logout',
+  'visor_create',
+  'visor_update',
+  'visor_delete',
+  'visor_clone',
+  'visor_share',
+  'tree_save',
+  'profile_update',
+  'password_change',
+  'admin_user_create',
+  'admin_user_update',
+  'admin_user_delete',
+] as const;
+export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 
 export interface OperatorLogEntry {
   userId: string | null;
@@ -10,6 +27,14 @@ export interface OperatorLogEntry {
   /** Never passwords or tokens. */
   detail?: Record<string, unknown>;
   ip: string | null;
+}
+
+export interface LogFilter {
+  user?: string | undefined;
+  action?: string | undefined;
+  /** Epoch ms, inclusive. */
+  from?: number | undefined;
+  to?: number | undefined;
 }
 
 /** Who did what and when, for the admins' operator log. */
@@ -32,6 +57,22 @@ export function operatorLogRepo(db: Db, now: () => number) {
 
     async latest(limit: number) {
       return db.selectFrom('operator_log').selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+    },
+
+    /**
+     * Newest first, `limit` at a time. The cursor is the (at, id) of the last row of the
+     * previous page, so pages neither skip nor repeat rows while new ones arrive.
+     */
+    async list(filter: LogFilter, limit: number, after: { at: number; id: string } | null) {
+      let query = db.selectFrom('operator_log').selectAll();
+      if (filter.user != null) query = query.where((eb) => eb.or([eb('user_id', '=', filter.user!), eb('username', '=', filter.user!)]));
+      if (filter.action != null) query = query.where('action', '=', filter.action);
+      if (filter.from != null) query = query.where('at', '>=', filter.from);
+      if (filter.to != null) query = query.where('at', '<=', filter.to);
+      if (after) {
+        query = query.where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
+      }
+      return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     },
   };
 }

@@ -49,13 +49,38 @@ export interface OperatorLogTable {
   ip: string | null;
 }
 
+export interface VisoresTable {
+  id: string;
+  owner: string;
+  title: string;
+  emoji: string;
+  color: string;
+  fav: number;
+  public: number;
+  /** JSON text of the section list. */
+  secciones: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface FolderTreesTable {
+  user_id: string;
+  /** JSON text of the node list. */
+  nodes: string;
+  version: number;
+  updated_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
   operator_log: OperatorLogTable;
+  visores: VisoresTable;
+  folder_trees: FolderTreesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type VisorRow = Selectable<VisoresTable>;

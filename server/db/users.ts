@@ -2,6 +2,18 @@ import type { PublicUser, Role } from '../../src/protocol/auth.js';
 import { newId } from '../auth/tokens.js';
 import type { Db } from './index.js';
 import type { UserRow } from './schema.js';
+import type { Dialect } from './index.js';
+
+export interface UserChanges {
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  role?: Role | undefined;
+  disabled?: boolean | undefined;
+  passwordHash?: string | undefined;
+}
+
+/** What an admin change would do to the last active admin. */
+export type GuardedResult = { ok: true; user: UserRow } | { ok: false; reason: 'not_found' | 'last_admin' };
 
 export function toPublicUser(row: UserRow): PublicUser {
   return { _id: row.id, username: row.username, firstName: row.first_name, lastName: row.last_name, role: row.role };
@@ -19,7 +31,7 @@ export interface CreateUserInput {
   role: Role;
 }
 
-export function usersRepo(db: Db, now: () => number) {
+export function usersRepo(db: Db, now: () => number, dialect: Dialect = 'sqlite') {
   return {
     async findByUsername(username: string): Promise<UserRow | null> {
       const row = await db.selectFrom('users').selectAll().where('username_key', '=', usernameKey(username)).executeTakeFirst();
@@ -62,6 +74,59 @@ export function usersRepo(db: Db, now: () => number) {
         .returning('id')
         .executeTakeFirst();
       return inserted ? row : null;
+    },
+
+    /**
+     * Changes a user, refusing to leave the system without an active admin. Runs in one
+     * transaction with the admins' rows locked (PostgreSQL), so two concurrent demotions
+     * cannot both pass.
+     */
+    async updateGuarded(id: string, changes: UserChanges): Promise<GuardedResult> {
+      return db.transaction().execute(async (trx) => {
+        let admins = trx.selectFrom('users').select(['id']).where('role', '=', 'admin').where('disabled', '=', 0);
+        if (dialect === 'postgres') admins = admins.forUpdate();
+        const activeAdmins = (await admins.execute()).map((row) => row.id);
+        const current = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+        if (!current) return { ok: false, reason: 'not_found' };
+        const next: UserRow = {
+          ...current,
+          first_name: changes.firstName ?? current.first_name,
+          last_name: changes.lastName ?? current.last_name,
+          role: changes.role ?? current.role,
+          disabled: changes.disabled == null ? current.disabled : changes.disabled ? 1 : 0,
+          password_hash: changes.passwordHash ?? current.password_hash,
+          updated_at: now(),
+        };
+        const staysActiveAdmin = next.role === 'admin' && next.disabled === 0;
+        if (activeAdmins.includes(id) && !staysActiveAdmin && activeAdmins.length <= 1) return { ok: false, reason: 'last_admin' };
+        await trx
+          .updateTable('users')
+          .set({
+            first_name: next.first_name,
+            last_name: next.last_name,
+            role: next.role,
+            disabled: next.disabled,
+            password_hash: next.password_hash,
+            updated_at: next.updated_at,
+          })
+          .where('id', '=', id)
+          .execute();
+        return { ok: true, user: next };
+      });
+    },
+
+    /** Deletes a user and, by cascade, their sessions, visores and tree; never the last active admin. */
+    async deleteGuarded(id: string): Promise<GuardedResult> {
+      return db.transaction().execute(async (trx) => {
+        let admins = trx.selectFrom('users').select(['id']).where('role', '=', 'admin').where('disabled', '=', 0);
+        if (dialect === 'postgres') admins = admins.forUpdate();
+        const activeAdmins = (await admins.execute()).map((row) => row.id);
+        const current = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+        if (!current) return { ok: false, reason: 'not_found' };
+        if (activeAdmins.includes(id) && activeAdmins.length <= 1) return { ok: false, reason: 'last_admin' };
+        await trx.deleteFrom('users').where('id', '=', id).execute();
+        return { ok: true, user: current };
+      });
     },
 
     async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {

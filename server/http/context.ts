@@ -4,12 +4,14 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/index.js';
 import type { UserRow } from '../db/schema.js';
 import type { SocketRegistry } from '../ws/registry.js';
+import type { WorkspaceService } from '../workspace/service.js';
 
 export interface AppContext {
   config: Config;
   db: Db;
   auth: AuthService;
   sockets: SocketRegistry;
+  workspace: WorkspaceService;
   now: () => number;
 }
 

@@ -1,7 +1,7 @@
 // One error shape for every response: {status:'error', message}. 4xx carry the message the
 // UI shows; 5xx are logged with detail and answer a generic message. No stack traces leave.
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { z } from 'zod';
+import type { z } from '../../src/protocol/zod.js';
 import type { ErrorResponse } from '../../src/protocol/auth.js';
 
 export class HttpError extends Error {
@@ -19,22 +19,17 @@ export function errorBody(message: string): ErrorResponse {
   return { status: 'error', message };
 }
 
-/** "campo.sub: message" for the first problem zod found; the UI shows it as is. */
+/**
+ * The message of the first problem zod found; the UI shows it as is. The protocol's zod
+ * configuration (src/protocol/zod.ts) makes every message Spanish and name its field.
+ */
 export function describeZodError(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'Datos inválidos';
-  const field = issue.path.map(String).join('.');
-  if (issue.code === 'unrecognized_keys') return `Campo desconocido: ${issue.keys.join(', ')}`;
-  if (issue.code === 'invalid_type' && issue.input === undefined) return `Falta el campo ${field}`;
-  if (issue.code === 'invalid_type') return `El campo ${field || 'cuerpo'} tiene un tipo inválido`;
-  return field ? `${field}: ${issue.message}` : issue.message;
+  return error.issues[0]?.message ?? 'Datos inválidos';
 }
 
 /** Validates a request body (absent bodies count as `{}`) or throws a 400 naming the field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  // zod 4 leaves `input` out of issues unless asked; describeZodError needs it to tell a
-  // missing field from one of the wrong type.
-  const result = schema.safeParse(body ?? {}, { reportInput: true });
+  const result = schema.safeParse(body ?? {});
   if (!result.success) throw new HttpError(400, describeZodError(result.error));
   return result.data;
 }

@@ -1,5 +1,5 @@
 // Wire shapes of sign-in and sessions, shared by the server (validation) and the client (types).
-import { z } from 'zod';
+import { z } from './zod';
 
 export const ROLES = ['user', 'admin'] as const;
 export const Role = z.enum(ROLES);

@@ -1,6 +1,6 @@
 // Control messages shared by both websockets (/ws/market and /ws/positions).
 // Data messages (keyed by symbol) are defined with the feeds that produce them.
-import { z } from 'zod';
+import { z } from './zod';
 
 /** Largest message a client may send, in bytes (reference/browser-notes.md). */
 export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;

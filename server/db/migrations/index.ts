@@ -2,7 +2,9 @@
 // an applied one is never edited.
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_users_and_sessions.js';
+import * as m0002 from './0002_visores_and_folders.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users_and_sessions': m0001,
+  '0002_visores_and_folders': m0002,
 };

@@ -1,0 +1,129 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { CreateUserRequest, LogQuery, UpdateUserRequest, type AdminUser, type OperatorLogItem } from '../../src/protocol/admin.js';
+import { hashPassword } from '../auth/password.js';
+import type { UserRow } from '../db/schema.js';
+import type { AppContext } from './context.js';
+import { HttpError, parseBody } from './errors.js';
+
+export const ADMIN_MESSAGES = {
+  adminOnly: 'Solo los administradores pueden hacer esto',
+  userNotFound: 'El usuario no existe',
+  lastAdmin: 'No se puede quitar ni deshabilitar al último administrador',
+  taken: (username: string) => `El usuario ${username} ya existe`,
+  badDate: (field: string) => `${field} no es una fecha válida (AAAA-MM-DD o fecha y hora ISO)`,
+  badCursor: 'El cursor no es válido',
+} as const;
+
+function toAdminUser(row: UserRow): AdminUser {
+  return {
+    _id: row.id,
+    username: row.username,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    role: row.role,
+    disabled: row.disabled === 1,
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+/** ISO date or date-time to epoch ms; a bare `to` date covers its whole day (UTC). */
+function parseDate(field: 'from' | 'to', raw: string | undefined): number | undefined {
+  if (raw == null || raw === '') return undefined;
+  const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(raw);
+  const ms = Date.parse(bareDate ? `${raw}T00:00:00Z` : raw);
+  if (!Number.isFinite(ms)) throw new HttpError(400, ADMIN_MESSAGES.badDate(field));
+  return bareDate && field === 'to' ? ms + 24 * 60 * 60 * 1000 - 1 : ms;
+}
+
+function encodeCursor(row: { at: number; id: string }): string {
+  return Buffer.from(JSON.stringify([row.at, row.id])).toString('base64url');
+}
+
+function decodeCursor(raw: string | undefined): { at: number; id: string } | null {
+  if (raw == null || raw === '') return null;
+  try {
+    const [at, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    if (typeof at === 'number' && typeof id === 'string') return { at, id };
+  } catch {
+    // fall through to the 400 below
+  }
+  throw new HttpError(400, ADMIN_MESSAGES.badCursor);
+}
+
+/** Users and the operator log; admins only. */
+export function adminRoutes(ctx: AppContext) {
+  const { users, sessions, log } = ctx.auth;
+
+  const endSessions = async (userId: string) => {
+    for (const tokenHash of await sessions.revokeAllOfUser(userId)) ctx.sockets.closeSession(tokenHash);
+  };
+  const record = (request: FastifyRequest, action: 'admin_user_create' | 'admin_user_update' | 'admin_user_delete', detail: Record<string, unknown>) =>
+    log.add({ userId: request.user!.id, username: request.user!.username, action, detail, ip: request.ip });
+
+  return async (app: FastifyInstance) => {
+    app.addHook('onRequest', async (request) => {
+      if (request.user?.role !== 'admin') throw new HttpError(403, ADMIN_MESSAGES.adminOnly);
+    });
+
+    app.get('/admin/users', async () => ({ status: 'success', data: (await users.list()).map(toAdminUser) }));
+
+    app.post('/admin/users', async (request, reply) => {
+      const input = parseBody(CreateUserRequest, request.body);
+      const created = await users.create({ ...input, passwordHash: await hashPassword(input.password) });
+      if (!created) throw new HttpError(409, ADMIN_MESSAGES.taken(input.username));
+      await record(request, 'admin_user_create', { user_id: created.id, username: created.username, role: created.role });
+      reply.code(201);
+      return { status: 'success', data: toAdminUser(created) };
+    });
+
+    app.put<{ Params: { id: string } }>('/admin/users/:id', async (request) => {
+      const input = parseBody(UpdateUserRequest, request.body);
+      const result = await users.updateGuarded(request.params.id, {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        role: input.role,
+        disabled: input.disabled,
+        passwordHash: input.password == null ? undefined : await hashPassword(input.password),
+      });
+      if (!result.ok) throw result.reason === 'not_found' ? new HttpError(404, ADMIN_MESSAGES.userNotFound) : new HttpError(409, ADMIN_MESSAGES.lastAdmin);
+      if (input.password != null || input.disabled === true) await endSessions(result.user.id);
+      const { password, ...changes } = input;
+      await record(request, 'admin_user_update', { user_id: result.user.id, username: result.user.username, ...changes, passwordReset: password != null });
+      return { status: 'success', data: toAdminUser(result.user) };
+    });
+
+    app.delete<{ Params: { id: string } }>('/admin/users/:id', async (request) => {
+      // Sessions go with the user (cascade); their sockets are closed first.
+      const target = await users.findById(request.params.id);
+      if (!target) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
+      const result = await users.deleteGuarded(target.id);
+      if (!result.ok) throw result.reason === 'not_found' ? new HttpError(404, ADMIN_MESSAGES.userNotFound) : new HttpError(409, ADMIN_MESSAGES.lastAdmin);
+      await endSessions(target.id);
+      await record(request, 'admin_user_delete', { user_id: target.id, username: target.username });
+      return { status: 'ok' };
+    });
+
+    app.get('/admin/logs', async (request) => {
+      const query = parseBody(LogQuery, request.query);
+      const after = decodeCursor(query.cursor);
+      const rows = await log.list(
+        { user: query.user || undefined, action: query.action || undefined, from: parseDate('from', query.from), to: parseDate('to', query.to) },
+        query.limit + 1,
+        after,
+      );
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      const data: OperatorLogItem[] = page.map((row) => ({
+        id: row.id,
+        at: new Date(row.at).toISOString(),
+        user_id: row.user_id,
+        username: row.username,
+        action: row.action,
+        detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : null,
+        ip: row.ip,
+      }));
+      return { status: 'success', data, next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+    });
+  };
+}

@@ -1,0 +1,143 @@
+// Visores, favourites and the folder tree (spec section 7; shapes fixed by issue 3).
+// Path segments are named :id and :id2 everywhere so the router can tell the routes apart;
+// each handler says which is the user and which the visor.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  CheckOptionRequest,
+  FolderTree,
+  NewVisorRequest,
+  UpdateSeccionesRequest,
+  UpdateVisorRequest,
+  VisorId,
+} from '../../src/protocol/workspace.js';
+import type { AppContext } from './context.js';
+import { HttpError, parseBody } from './errors.js';
+import { WORKSPACE_MESSAGES } from '../workspace/service.js';
+
+interface OneId {
+  Params: { id: string };
+}
+interface TwoIds {
+  Params: { id: string; id2: string };
+}
+
+export const OTHER_USER = 'No tiene permiso para acceder a los datos de otro usuario';
+
+/** The signed-in user, who must be the one the path names. */
+function self(request: FastifyRequest, userId: string) {
+  const user = request.user!;
+  if (userId !== user.id) throw new HttpError(403, OTHER_USER);
+  return user;
+}
+
+function actor(request: FastifyRequest) {
+  return { user: request.user!, ip: request.ip };
+}
+
+/** A visor id from the path; one that cannot exist is simply not found. */
+function visorIdOf(raw: string): string {
+  if (!VisorId.safeParse(raw).success) throw new HttpError(404, WORKSPACE_MESSAGES.visorNotFound);
+  return raw;
+}
+
+/** If-Match: a version number, bare or quoted as an ETag ("3", W/"3"). */
+export function parseIfMatch(header: string | string[] | undefined): number | null {
+  if (header == null) return null;
+  const raw = (Array.isArray(header) ? header[0] : header)!.trim();
+  if (raw === '*') return null;
+  const match = /^(?:W\/)?"?(\d{1,15})"?$/.exec(raw);
+  if (!match) throw new HttpError(400, 'If-Match debe ser la versión del árbol (un número)');
+  return Number(match[1]);
+}
+
+export function workspaceRoutes(ctx: AppContext) {
+  const workspace = ctx.workspace;
+  return async (app: FastifyInstance) => {
+    // ---------------------------------------------------------------- folder tree
+    app.get<OneId>('/visores/:id/folders', async (request, reply) => {
+      const user = self(request, request.params.id);
+      const tree = await workspace.getTree(user);
+      reply.header('etag', `"${tree.version}"`);
+      return { status: 'success', data: tree.nodes, version: tree.version };
+    });
+
+    app.put<OneId>('/visores/:id/folders', async (request, reply) => {
+      self(request, request.params.id);
+      const nodes = parseBody(FolderTree, request.body);
+      const ifMatch = parseIfMatch(request.headers['if-match']);
+      const { version, deleted } = await workspace.saveTree(actor(request), nodes, ifMatch);
+      reply.header('etag', `"${version}"`);
+      return { status: 'success', version, deleted };
+    });
+
+    // ------------------------------------------------------------------- visores
+    app.get<OneId>('/visores/:id', async (request) => {
+      const user = self(request, request.params.id);
+      return { status: 'success', data: await workspace.listVisores(user) };
+    });
+
+    app.get<OneId>('/visores/:id/get', async (request) => {
+      const visor = await workspace.getVisor(request.user!, visorIdOf(request.params.id));
+      if (!visor) throw new HttpError(404, WORKSPACE_MESSAGES.visorNotFound);
+      return { status: 'success', data: visor };
+    });
+
+    app.post<OneId>('/visores/:id/new', async (request) => {
+      self(request, request.params.id);
+      const input = parseBody(NewVisorRequest, request.body);
+      const id = await workspace.createVisor(actor(request), input);
+      return { status: 'success', data: { id_visor: id } };
+    });
+
+    app.put<OneId>('/visores/:id', async (request) => {
+      const input = parseBody(UpdateVisorRequest, request.body);
+      return { status: 'success', data: await workspace.updateVisor(actor(request), visorIdOf(request.params.id), input) };
+    });
+
+    app.put<OneId>('/visores/:id/update_secciones', async (request) => {
+      const { secciones } = parseBody(UpdateSeccionesRequest, request.body);
+      return { status: 'success', data: await workspace.updateSecciones(actor(request), visorIdOf(request.params.id), secciones) };
+    });
+
+    app.put<OneId>('/visores/:id/check_option', async (request) => {
+      const { value } = parseBody(CheckOptionRequest, request.body);
+      return { status: 'success', data: await workspace.setPublic(actor(request), visorIdOf(request.params.id), value) };
+    });
+
+    app.delete<OneId>('/visores/:id', async (request) => {
+      await workspace.deleteVisor(actor(request), visorIdOf(request.params.id));
+      return { status: 'ok' };
+    });
+
+    // ---------------------------------------------------------------- favourites
+    app.put<TwoIds>('/visores/:id/:id2/fav', async (request) => {
+      self(request, request.params.id);
+      const fav = await workspace.toggleFav(actor(request), visorIdOf(request.params.id2));
+      return { status: 'success', data: { fav } };
+    });
+
+    app.get<TwoIds>('/visores/:id/:id2/fav', async (request) => {
+      const user = self(request, request.params.id);
+      return { status: 'success', data: { fav: await workspace.getFav(user, visorIdOf(request.params.id2)) } };
+    });
+
+    app.get<OneId>('/visores/:id/getFavs', async (request) => {
+      const user = self(request, request.params.id);
+      return { status: 'success', data: await workspace.getFavs(user) };
+    });
+
+    // ------------------------------------------------------------ clone and owner
+    app.post<TwoIds>('/visores/:id/:id2/clonar', async (request) => {
+      self(request, request.params.id);
+      const id = await workspace.cloneVisor(actor(request), visorIdOf(request.params.id2));
+      return { status: 'success', data: { id_visor: id } };
+    });
+
+    app.post<TwoIds>('/visores/:id/:id2/verify_owner_visor', async (request) => {
+      const user = self(request, request.params.id);
+      const visorId = request.params.id2;
+      const owner = VisorId.safeParse(visorId).success && (await workspace.isOwner(user, visorId));
+      return { status: 'success', data: { owner } };
+    });
+  };
+}

@@ -1,0 +1,296 @@
+// The rules of a user's workspace: visores, their sections, sharing, favourites and the
+// folder tree, kept consistent with each other in one transaction per change.
+//
+// The visor row is the truth for title, emoji, colour and favourite; its leaf in the tree
+// mirrors them and is rewritten on every change, so the stored tree never disagrees with
+// the visores. A tree save may move, add (own visores only) and drop leaves: a dropped
+// leaf deletes its visor in the same transaction (deleting a folder deletes what it holds).
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import {
+  DEFAULT_VISOR_COLOR,
+  visorLink,
+  type FavItem,
+  type FolderNode,
+  type Section,
+  type TreeNode,
+  type Visor,
+  type VisorNode,
+} from '../../src/protocol/workspace.js';
+import { appendNode, favouriteFolders, mapVisorLeaves, treeProblem, treeShape } from '../../src/lib/folderTree.js';
+import type { Db, Dialect } from '../db/index.js';
+import type { OperatorLogRepo } from '../db/operatorLog.js';
+import type { Database, UserRow, VisorRow } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { treeStore } from './treeStore.js';
+
+export const WORKSPACE_MESSAGES = {
+  visorNotFound: 'El visor no existe',
+  notOwner: 'Solo el dueño puede modificar este visor',
+  folderNotFound: (id: string) => `La carpeta ${id} no existe`,
+  notYourVisor: (id: string) => `El visor ${id} no existe o no es suyo`,
+  staleTree: 'El árbol de carpetas cambió en otra pestaña o dispositivo. Recárguelo y vuelva a intentar.',
+} as const;
+
+/** 128 random bits in hex: unguessable, and safe in paths. */
+export function newVisorId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+export function toVisor(row: VisorRow): Visor {
+  return {
+    visor_id: row.id,
+    owner: row.owner,
+    title: row.title,
+    emoji: row.emoji,
+    color: row.color,
+    fav: row.fav === 1,
+    public: row.public === 1,
+    secciones: JSON.parse(row.secciones) as Section[],
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+function leafOf(row: Pick<VisorRow, 'id' | 'title' | 'emoji' | 'color' | 'fav'>): VisorNode {
+  return { visor_id: row.id, name: row.title, emoji: row.emoji, color: row.color, fav: row.fav === 1, to: visorLink(row.id) };
+}
+
+interface Actor {
+  user: UserRow;
+  ip: string | null;
+}
+
+export function createWorkspaceService(db: Db, dialect: Dialect, now: () => number, log: OperatorLogRepo) {
+  const trees = treeStore(dialect, now);
+
+  const record = (actor: Actor, action: Parameters<OperatorLogRepo['add']>[0]['action'], detail: Record<string, unknown>) =>
+    log.add({ userId: actor.user.id, username: actor.user.username, action, detail, ip: actor.ip });
+
+  /** A visor the caller may read: its own, or a public one. Null otherwise (do not reveal private ones). */
+  async function readable(trx: Kysely<Database>, caller: UserRow, visorId: string): Promise<VisorRow | null> {
+    const row = await trx.selectFrom('visores').selectAll().where('id', '=', visorId).executeTakeFirst();
+    if (!row || (row.owner !== caller.id && row.public !== 1)) return null;
+    return row;
+  }
+
+  /** A visor the caller may change: 404 when it cannot see it, 403 when it is someone else's public one. */
+  async function owned(trx: Kysely<Database>, caller: UserRow, visorId: string): Promise<VisorRow> {
+    const row = await readable(trx, caller, visorId);
+    if (!row) throw new HttpError(404, WORKSPACE_MESSAGES.visorNotFound);
+    if (row.owner !== caller.id) throw new HttpError(403, WORKSPACE_MESSAGES.notOwner);
+    return row;
+  }
+
+  /** Rewrites the caller's leaf of `visorId` (or removes it with null) and bumps the version when it was there. */
+  async function syncLeaf(trx: Kysely<Database>, userId: string, visorId: string, leaf: VisorNode | null): Promise<void> {
+    const tree = await trees.lock(trx, userId);
+    let found = false;
+    const nodes = mapVisorLeaves(tree.nodes, (node) => {
+      if (node.visor_id !== visorId) return node;
+      found = true;
+      return leaf;
+    });
+    if (found) await trees.write(trx, userId, nodes, tree.version);
+  }
+
+  async function insertVisor(
+    trx: Kysely<Database>,
+    owner: UserRow,
+    fields: { title: string; emoji: string; color: string; secciones: Section[] },
+    placeIn: string | null | undefined,
+  ): Promise<VisorRow> {
+    const at = now();
+    const row: VisorRow = {
+      id: newVisorId(),
+      owner: owner.id,
+      title: fields.title,
+      emoji: fields.emoji,
+      color: fields.color,
+      fav: 0,
+      public: 0,
+      secciones: JSON.stringify(fields.secciones),
+      created_at: at,
+      updated_at: at,
+    };
+    await trx.insertInto('visores').values(row).execute();
+    if (placeIn !== undefined) {
+      const tree = await trees.lock(trx, owner.id);
+      const nodes = appendNode(tree.nodes, placeIn, leafOf(row));
+      if (!nodes) throw new HttpError(400, WORKSPACE_MESSAGES.folderNotFound(String(placeIn)));
+      const problem = treeProblem(nodes);
+      if (problem) throw new HttpError(400, problem);
+      await trees.write(trx, owner.id, nodes, tree.version);
+    }
+    return row;
+  }
+
+  return {
+    async getTree(user: UserRow): Promise<{ nodes: TreeNode[]; version: number }> {
+      return trees.read(db, user.id);
+    },
+
+    /**
+     * Saves the whole tree. With `ifMatch`, a tree whose version moved on answers 412 and
+     * changes nothing. Leaves dropped from the tree delete their visores, atomically.
+     */
+    async saveTree(actor: Actor, nodes: TreeNode[], ifMatch: number | null): Promise<{ version: number; deleted: string[] }> {
+      const problem = treeProblem(nodes);
+      if (problem) throw new HttpError(400, problem);
+      const result = await db.transaction().execute(async (trx) => {
+        const userId = actor.user.id;
+        const tree = await trees.lock(trx, userId);
+        if (ifMatch != null && ifMatch !== tree.version) throw new HttpError(412, WORKSPACE_MESSAGES.staleTree);
+
+        const rows = await trx.selectFrom('visores').select(['id', 'title', 'emoji', 'color', 'fav']).where('owner', '=', userId).execute();
+        const byId = new Map(rows.map((row) => [row.id, row]));
+        const wanted = treeShape(nodes).visorIds;
+        const foreign = wanted.find((id) => !byId.has(id));
+        if (foreign != null) throw new HttpError(400, WORKSPACE_MESSAGES.notYourVisor(foreign));
+
+        const kept = new Set(wanted);
+        const deleted = treeShape(tree.nodes).visorIds.filter((id) => !kept.has(id) && byId.has(id));
+        if (deleted.length > 0) await trx.deleteFrom('visores').where('owner', '=', userId).where('id', 'in', deleted).execute();
+
+        // Favourites travel with the tree (a folder's toggle applies to what it holds);
+        // the other leaf fields are the visor's own.
+        const favChanges: { id: string; fav: number }[] = [];
+        const synced = mapVisorLeaves(nodes, (leaf) => {
+          const row = byId.get(leaf.visor_id)!;
+          const fav = leaf.fav === true ? 1 : 0;
+          if (fav !== row.fav) favChanges.push({ id: row.id, fav });
+          return leafOf({ ...row, fav });
+        });
+        for (const change of favChanges) {
+          await trx.updateTable('visores').set({ fav: change.fav, updated_at: now() }).where('id', '=', change.id).execute();
+        }
+        const version = await trees.write(trx, userId, synced, tree.version);
+        return { version, deleted };
+      });
+      await record(actor, 'tree_save', { version: result.version, nodes: treeShape(nodes).nodeCount, deletedVisores: result.deleted });
+      return result;
+    },
+
+    async listVisores(user: UserRow): Promise<Visor[]> {
+      const rows = await db.selectFrom('visores').selectAll().where('owner', '=', user.id).orderBy('updated_at', 'desc').execute();
+      return rows.map(toVisor);
+    },
+
+    async getVisor(caller: UserRow, visorId: string): Promise<Visor | null> {
+      const row = await readable(db, caller, visorId);
+      return row ? toVisor(row) : null;
+    },
+
+    async createVisor(
+      actor: Actor,
+      input: { title: string; emoji: string; color: string; folder_id?: string | null | undefined },
+    ): Promise<string> {
+      const row = await db.transaction().execute((trx) =>
+        insertVisor(trx, actor.user, { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: [] }, input.folder_id),
+      );
+      await record(actor, 'visor_create', { visor_id: row.id, title: row.title, folder_id: input.folder_id });
+      return row.id;
+    },
+
+    async updateVisor(actor: Actor, visorId: string, input: { title: string; emoji?: string | undefined; color?: string | undefined }): Promise<Visor> {
+      const row = await db.transaction().execute(async (trx) => {
+        const current = await owned(trx, actor.user, visorId);
+        const next: VisorRow = {
+          ...current,
+          title: input.title,
+          emoji: input.emoji ?? current.emoji,
+          color: input.color ?? current.color,
+          updated_at: now(),
+        };
+        await trx
+          .updateTable('visores')
+          .set({ title: next.title, emoji: next.emoji, color: next.color, updated_at: next.updated_at })
+          .where('id', '=', visorId)
+          .execute();
+        await syncLeaf(trx, actor.user.id, visorId, leafOf(next));
+        return next;
+      });
+      await record(actor, 'visor_update', { visor_id: visorId, title: row.title });
+      return toVisor(row);
+    },
+
+    async updateSecciones(actor: Actor, visorId: string, secciones: Section[]): Promise<Visor> {
+      const row = await db.transaction().execute(async (trx) => {
+        const current = await owned(trx, actor.user, visorId);
+        const next = { ...current, secciones: JSON.stringify(secciones), updated_at: now() };
+        await trx.updateTable('visores').set({ secciones: next.secciones, updated_at: next.updated_at }).where('id', '=', visorId).execute();
+        return next;
+      });
+      await record(actor, 'visor_update', { visor_id: visorId, secciones: secciones.length });
+      return toVisor(row);
+    },
+
+    async setPublic(actor: Actor, visorId: string, value: boolean): Promise<Visor> {
+      const row = await db.transaction().execute(async (trx) => {
+        const current = await owned(trx, actor.user, visorId);
+        const next = { ...current, public: value ? 1 : 0, updated_at: now() };
+        await trx.updateTable('visores').set({ public: next.public, updated_at: next.updated_at }).where('id', '=', visorId).execute();
+        return next;
+      });
+      await record(actor, 'visor_share', { visor_id: visorId, public: value });
+      return toVisor(row);
+    },
+
+    async deleteVisor(actor: Actor, visorId: string): Promise<void> {
+      const title = await db.transaction().execute(async (trx) => {
+        const current = await owned(trx, actor.user, visorId);
+        await syncLeaf(trx, actor.user.id, visorId, null);
+        await trx.deleteFrom('visores').where('id', '=', visorId).execute();
+        return current.title;
+      });
+      await record(actor, 'visor_delete', { visor_id: visorId, title });
+    },
+
+    /** Flips the favourite of an own visor; answers the new value. */
+    async toggleFav(actor: Actor, visorId: string): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const current = await owned(trx, actor.user, visorId);
+        const next = { ...current, fav: current.fav === 1 ? 0 : 1, updated_at: now() };
+        await trx.updateTable('visores').set({ fav: next.fav, updated_at: next.updated_at }).where('id', '=', visorId).execute();
+        await syncLeaf(trx, actor.user.id, visorId, leafOf(next));
+        return next.fav === 1;
+      });
+    },
+
+    async getFav(caller: UserRow, visorId: string): Promise<boolean> {
+      const row = await readable(db, caller, visorId);
+      if (!row) throw new HttpError(404, WORKSPACE_MESSAGES.visorNotFound);
+      return row.owner === caller.id && row.fav === 1;
+    },
+
+    async getFavs(user: UserRow): Promise<{ visores: FavItem[]; folders: FolderNode[] }> {
+      const rows = await db
+        .selectFrom('visores')
+        .select(['id', 'emoji', 'title'])
+        .where('owner', '=', user.id)
+        .where('fav', '=', 1)
+        .orderBy('title')
+        .execute();
+      const tree = await trees.read(db, user.id);
+      return { visores: rows.map((row) => ({ visor_id: row.id, emoji: row.emoji, title: row.title })), folders: favouriteFolders(tree.nodes) };
+    },
+
+    /** Copies an own or public visor for the caller, at the root of the caller's tree. */
+    async cloneVisor(actor: Actor, visorId: string): Promise<string> {
+      const row = await db.transaction().execute(async (trx) => {
+        const source = await readable(trx, actor.user, visorId);
+        if (!source) throw new HttpError(404, WORKSPACE_MESSAGES.visorNotFound);
+        const title = `${source.title} (copia)`.slice(0, 200);
+        return insertVisor(trx, actor.user, { title, emoji: source.emoji, color: source.color, secciones: JSON.parse(source.secciones) as Section[] }, null);
+      });
+      await record(actor, 'visor_clone', { visor_id: row.id, source: visorId });
+      return row.id;
+    },
+
+    async isOwner(user: UserRow, visorId: string): Promise<boolean> {
+      const row = await db.selectFrom('visores').select('owner').where('id', '=', visorId).executeTakeFirst();
+      return row?.owner === user.id;
+    },
+  };
+}
+export type WorkspaceService = ReturnType<typeof createWorkspaceService>;

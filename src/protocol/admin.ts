@@ -1,0 +1,59 @@
+// Profile and admin shapes (issue 3).
+import { z } from './zod';
+import { NewUser, PublicUser, Role } from './auth';
+
+const Name = (label: string) => z.string().trim().max(200, `${label} no puede superar 200 caracteres`);
+const Password = NewUser.shape.password;
+
+export const UpdateProfileRequest = z.strictObject({
+  firstName: Name('El nombre'),
+  lastName: Name('El apellido'),
+});
+
+export const ChangePasswordRequest = z.strictObject({
+  current: z.string().min(1, 'Ingrese su contraseña actual').max(1024),
+  next: Password,
+});
+
+export const AdminUser = PublicUser.extend({
+  disabled: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type AdminUser = z.infer<typeof AdminUser>;
+
+export const CreateUserRequest = NewUser.strict();
+
+export const UpdateUserRequest = z
+  .strictObject({
+    firstName: Name('El nombre').optional(),
+    lastName: Name('El apellido').optional(),
+    role: Role.optional(),
+    /** A new password (reset): the user's open sessions end. */
+    password: Password.optional(),
+    /** Disabled users cannot sign in; their open sessions end. */
+    disabled: z.boolean().optional(),
+  })
+  .refine((body) => Object.keys(body).length > 0, 'Indique al menos un cambio');
+
+export const LogQuery = z.strictObject({
+  /** A user id or a username. */
+  user: z.string().trim().max(200).optional(),
+  action: z.string().trim().max(50).optional(),
+  /** ISO date or date-time, inclusive. */
+  from: z.string().trim().max(40).optional(),
+  /** ISO date or date-time; a bare date includes that whole day. */
+  to: z.string().trim().max(40).optional(),
+  cursor: z.string().trim().max(200).optional(),
+  limit: z.coerce.number().int().min(1, 'limit debe ser al menos 1').max(200, 'limit no puede superar 200').default(50),
+});
+
+export interface OperatorLogItem {
+  id: string;
+  at: string;
+  user_id: string | null;
+  username: string | null;
+  action: string;
+  detail: Record<string, unknown> | null;
+  ip: string | null;
+}

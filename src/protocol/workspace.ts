@@ -1,0 +1,232 @@
+// Wire shapes of the workspace: visores, their sections, and each user's folder tree
+// (spec section 3). The server validates bodies with these; the client takes its types.
+import { z } from './zod';
+
+export const DEFAULT_VISOR_COLOR = 'hsl(270 100% 50% / 0.8)';
+export const TITLE_REQUIRED = 'El título no puede estar vacío';
+
+/** Limits of one user's tree (issue 3). */
+export const TREE_LIMITS = { maxDepth: 16, maxNodes: 5000, maxString: 200 } as const;
+export const MAX_SECTIONS = 100;
+
+const text = (label: string, max: number = TREE_LIMITS.maxString) =>
+  z.string({ error: `${label} debe ser texto` }).max(max, `${label} no puede superar ${max} caracteres`);
+
+export const Title = z
+  .string({ error: TITLE_REQUIRED })
+  .trim()
+  .min(1, TITLE_REQUIRED)
+  .max(TREE_LIMITS.maxString, `El título no puede superar ${TREE_LIMITS.maxString} caracteres`);
+export const Emoji = text('El emoji', 32);
+/** A CSS colour string; the colour picker writes hex, hsl, hwb or rgb. */
+export const Color = text('El color', 100).trim().min(1, 'El color no puede estar vacío');
+
+/** Folder ids: random letters and digits (spec section 3). */
+export const FolderId = z
+  .string()
+  .regex(/^[A-Za-z0-9]{1,64}$/, 'folder_id debe tener solo letras y dígitos (hasta 64)');
+export const VisorId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'visor_id inválido');
+
+// ---------------------------------------------------------------------------- the tree
+
+export interface VisorNode {
+  visor_id: string;
+  name: string;
+  emoji: string;
+  color: string;
+  fav?: boolean;
+  to: string;
+}
+
+export interface FolderNode {
+  folder_id: string;
+  name: string;
+  emoji: string;
+  icon?: string;
+  fav?: boolean;
+  sub: TreeNode[];
+  heading?: boolean;
+  to?: string;
+  over?: boolean;
+  subActivePaths?: string | string[];
+}
+
+export type TreeNode = FolderNode | VisorNode;
+
+export function visorLink(visorId: string): string {
+  return `visor/${visorId}/edit`;
+}
+
+export function isFolderNode(node: TreeNode): node is FolderNode {
+  return 'folder_id' in node;
+}
+
+export const VisorNodeSchema = z.strictObject({
+  visor_id: VisorId,
+  name: text('name'),
+  emoji: Emoji,
+  color: text('color', 100),
+  fav: z.boolean().optional(),
+  to: text('to'),
+});
+
+export const FolderNodeSchema: z.ZodType<FolderNode> = z.strictObject({
+  folder_id: FolderId,
+  name: Title,
+  emoji: Emoji,
+  icon: text('icon').optional(),
+  fav: z.boolean().optional(),
+  get sub() {
+    return z.array(TreeNodeSchema).max(TREE_LIMITS.maxNodes);
+  },
+  heading: z.boolean().optional(),
+  to: text('to').optional(),
+  over: z.boolean().optional(),
+  subActivePaths: z.union([text('subActivePaths'), z.array(text('subActivePaths')).max(50)]).optional(),
+});
+
+/** A node is a folder when it has folder_id, a visor leaf when it has visor_id. */
+export const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
+  z.union([FolderNodeSchema, VisorNodeSchema], {
+    error: 'Nodo desconocido: se esperaba una carpeta (folder_id, name, emoji, sub) o un visor (visor_id, name, emoji, color, to)',
+  }),
+);
+
+export const FolderTree = z.array(TreeNodeSchema).max(TREE_LIMITS.maxNodes, `El árbol no puede superar ${TREE_LIMITS.maxNodes} nodos`);
+
+export interface FolderTreeResponse {
+  status: 'success';
+  data: TreeNode[];
+  version: number;
+}
+
+// ------------------------------------------------------------------------- sections
+
+const Symbol = text('El símbolo', 100).trim().min(1, 'El símbolo no puede estar vacío');
+const Expression = text('La fórmula', 500).trim().min(1, 'La fórmula no puede estar vacía');
+
+export const QUOTE_COLUMNS = [
+  'bid_size',
+  'bid',
+  'ask',
+  'ask_size',
+  'last',
+  'change',
+  'change_pct',
+  'open',
+  'high',
+  'low',
+  'close',
+  'settlement',
+  'volume',
+  'open_interest',
+  'expiration',
+  'time',
+] as const;
+
+export const QuotesConfig = z.strictObject({
+  symbols: z.array(Symbol).max(500, 'Una tabla no puede superar 500 símbolos'),
+  columns: z.array(z.enum(QUOTE_COLUMNS)).max(QUOTE_COLUMNS.length),
+});
+
+export const CHART_INTERVALS = ['1m', '5m', '15m', '1h', '1d'] as const;
+export const CHART_RANGES = ['1d', '5d', '1M', '3M', '6M', '1Y', '5Y', '10Y'] as const;
+export const ChartConfig = z.strictObject({
+  /** Symbols (`DLR/DIC26`) or formulas (`BYMA:AL30 / BYMA:AL30D`). */
+  series: z.array(Expression).min(1, 'El gráfico necesita al menos una serie').max(20, 'Un gráfico no puede superar 20 series'),
+  interval: z.enum(CHART_INTERVALS),
+  range: z.enum(CHART_RANGES),
+});
+
+export const CurveConfig = z.strictObject({
+  /** Futures product, e.g. `DLR`. */
+  product: text('El producto', 50).trim().min(1, 'El producto no puede estar vacío'),
+  /** Spot reference symbol the implied rates are computed against. */
+  spot: Symbol,
+  /** Day count: calendar days, or weekdays (spec section 9). */
+  dayCount: z.enum(['calendar', 'weekdays']).default('calendar'),
+});
+
+export const FormulaConfig = z.strictObject({
+  formulas: z
+    .array(z.strictObject({ name: text('El nombre', 100).trim().min(1, 'El nombre no puede estar vacío'), expression: Expression }))
+    .max(100, 'Una sección no puede superar 100 fórmulas'),
+});
+
+export const PositionsConfig = z.strictObject({
+  account: text('La cuenta', 50).trim().min(1, 'La cuenta no puede estar vacía'),
+});
+
+export const Layout = z.strictObject({
+  x: z.number().int().min(0).max(1000),
+  y: z.number().int().min(0).max(100_000),
+  w: z.number().int().min(1).max(1000),
+  h: z.number().int().min(1).max(1000),
+});
+
+const sectionBase = {
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'id de sección inválido'),
+  title: text('El título', 200),
+  layout: Layout,
+};
+
+export const Section = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ ...sectionBase, type: z.literal('quotes'), config: QuotesConfig }),
+    z.strictObject({ ...sectionBase, type: z.literal('chart'), config: ChartConfig }),
+    z.strictObject({ ...sectionBase, type: z.literal('curve'), config: CurveConfig }),
+    z.strictObject({ ...sectionBase, type: z.literal('formula'), config: FormulaConfig }),
+    z.strictObject({ ...sectionBase, type: z.literal('positions'), config: PositionsConfig }),
+  ],
+  { error: 'Tipo de sección desconocido: se esperaba quotes, chart, curve, formula o positions' },
+);
+export type Section = z.infer<typeof Section>;
+export type SectionType = Section['type'];
+
+export const Secciones = z.array(Section).max(MAX_SECTIONS, `Un visor no puede superar ${MAX_SECTIONS} secciones`);
+
+// -------------------------------------------------------------------------- visores
+
+export interface Visor {
+  visor_id: string;
+  owner: string;
+  title: string;
+  emoji: string;
+  color: string;
+  fav: boolean;
+  public: boolean;
+  secciones: Section[];
+  created_at: string;
+  updated_at: string;
+}
+
+export const NewVisorRequest = z.strictObject({
+  title: Title,
+  emoji: Emoji.default(''),
+  color: Color.default(DEFAULT_VISOR_COLOR),
+  /**
+   * Where to place the new visor in the tree, atomically with its creation: a folder_id,
+   * or null for the root. Absent: not placed (the client places it with a tree save).
+   */
+  folder_id: FolderId.nullable().optional(),
+});
+
+export const UpdateVisorRequest = z.strictObject({
+  title: Title,
+  emoji: Emoji.optional(),
+  color: Color.optional(),
+});
+
+export const UpdateSeccionesRequest = z.strictObject({ secciones: Secciones });
+
+export const CheckOptionRequest = z.strictObject({
+  option: z.literal('public', { error: "option debe ser 'public'" }),
+  value: z.boolean({ error: 'value debe ser true o false' }),
+});
+
+export interface FavItem {
+  visor_id: string;
+  emoji: string;
+  title: string;
+}
