@@ -31,7 +31,7 @@ function visible(item: MenuLink, isAdmin: boolean): boolean {
   return item.admin == null || item.admin === isAdmin;
 }
 
-export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
+export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClose: () => void }) {
   const isAdmin = useCurrentUser().role === 'admin';
   const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({ Configuracion: true });
   const closeOnSmallScreens = () => {
@@ -40,6 +40,12 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
 
   return (
     <nav className="sidebar" aria-label="Menú principal">
+      <div className="sidebar__header">
+        <span className="sidebar__brand">Visores</span>
+        <button type="button" className="icon-button" onClick={onClose} aria-label="Cerrar menú">
+          <Icon name="close" />
+        </button>
+      </div>
       <ul className="nav-main">
         {MENU.map((item) =>
           'children' in item ? (

@@ -23,12 +23,15 @@ export async function requireUser({ request }: LoaderFunctionArgs): Promise<Publ
   return user;
 }
 
-/** Admin routes: a token whose user is not an admin is removed (spec section 5). */
-export async function requireAdmin(): Promise<PublicUser> {
+/**
+ * Admin routes: a token whose user is not an admin is removed (spec section 5). Either way
+ * sign-in brings an admin back to the page asked for.
+ */
+export async function requireAdmin({ request }: LoaderFunctionArgs): Promise<PublicUser> {
   const user = await checkSession();
   if (user?.role === 'admin') return user;
   clearSession();
-  throw redirect(paths['auth-signin']());
+  throw redirect(signInUrl(request));
 }
 
 /** The sign-in page sends a signed-in user on to where they were going. */

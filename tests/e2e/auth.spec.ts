@@ -50,8 +50,18 @@ test('a user visiting /users is sent to sign-in and the token is removed', async
   await expect(page.getByRole('link', { name: 'Inicio' })).toBeVisible();
 
   await page.goto('/users');
-  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await expect(page).toHaveURL(/\/auth\/signin\?next=%2Fusers$/);
   expect(await storedToken(page)).toBeNull();
+});
+
+test('a signed-out visit to an admin page signs the admin in and back to it', async ({ page }) => {
+  await page.goto('/admin/datacenter/logs-operadores');
+  await expect(page).toHaveURL(/\/auth\/signin\?next=%2Fadmin%2Fdatacenter%2Flogs-operadores$/);
+  await page.getByLabel('Usuario').fill(ADMIN.username);
+  await page.getByLabel('Contraseña').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page).toHaveURL(/\/admin\/datacenter\/logs-operadores$/);
+  await expect(page.getByRole('heading', { name: 'Logs de operadores', level: 1 })).toBeVisible();
 });
 
 test('an admin sees the admin entries and reaches /users', async ({ page }) => {

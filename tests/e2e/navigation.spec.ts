@@ -50,4 +50,14 @@ test('below 992 px the sidebar is an overlay that a link click closes', async ({
   await menu.getByRole('link', { name: 'Perfil' }).click();
   await expect(page).toHaveURL(/\/config\/profile$/);
   await expect(menu).not.toBeInViewport();
+
+  // The open overlay closes with its own button and with Escape.
+  await page.getByRole('button', { name: 'Mostrar u ocultar el menú' }).click();
+  await expect(menu).toBeInViewport();
+  await menu.getByRole('button', { name: 'Cerrar menú' }).click();
+  await expect(menu).not.toBeInViewport();
+  await page.getByRole('button', { name: 'Mostrar u ocultar el menú' }).click();
+  await expect(menu).toBeInViewport();
+  await page.keyboard.press('Escape');
+  await expect(menu).not.toBeInViewport();
 });
