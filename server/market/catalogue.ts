@@ -1,0 +1,265 @@
+// The instruments Visores knows, in the Primary API's symbology and fields
+// (reference/argentine-market.md, reference/primary-api.md). Built for a given day, so the
+// futures months roll forward. Each carries the simulator's reference price.
+import { addMonths, lastBusinessDay, monthCode, yyyymmdd, type YearMonth } from '../../src/lib/calendar.js';
+
+export type InstrumentKind = 'future' | 'option' | 'stock' | 'bond' | 'index' | 'spot';
+/** The two data centers of the spec: the futures exchange, and the securities ("tv") feed. */
+export type FeedName = 'rofex' | 'tv';
+
+export interface Instrument {
+  instrumentId: { marketId: 'ROFX'; symbol: string };
+  cficode: string;
+  segment: { marketSegmentId: string; marketId: 'ROFX' };
+  securityDescription: string;
+  currency: 'ARS' | 'USD';
+  minPriceIncrement: number;
+  contractMultiplier: number;
+  instrumentPricePrecision: number;
+  /** YYYYMMDD, for instruments that expire. */
+  maturityDate?: string;
+  kind: InstrumentKind;
+  feed: FeedName;
+  /** Futures and options: the product (`DLR`); BYMA: the ticker (`AL30`). */
+  product: string;
+  /** BYMA settlement term. */
+  term?: 'CI' | '24hs';
+  strike?: number;
+  optionType?: 'C' | 'P';
+  /** Options: the future they are written on. */
+  underlying?: string;
+  /** Other ways to write the symbol: `ROFEX:DLR/DIC26`, `BYMA:AL30`. */
+  aliases: string[];
+}
+
+export interface CatalogueSettings {
+  /** ARS per USD, the BCRA A3500 reference. */
+  spot: number;
+  /** MEP and CCL implied dollar rates. */
+  mep: number;
+  ccl: number;
+}
+
+/** Reference prices of the simulator: the market as it looked when these lists were made. */
+export const REFERENCE_PRICES = {
+  stocks: { GGAL: 6500, YPFD: 42000, PAMP: 3600, BMA: 11000, TXAR: 900, ALUA: 850, CEPU: 1500, TGSU2: 6000, CRES: 1400, EDN: 2200, LOMA: 2800, SUPV: 3000, TECO2: 3800, COME: 130, BYMA: 380, VALO: 400 },
+  /** Bonds in USD per 100 nominal; the peso and cable lines follow from MEP and CCL. */
+  bonds: { AL30: 62, GD30: 64, AL35: 68, GD35: 70, AE38: 70, GD38: 72, GD41: 62, GD46: 65 },
+  agro: { 'SOJ.ROS': 330, 'MAI.ROS': 180, 'TRI.ROS': 210 },
+  merval: 2_800_000,
+  rfx20: 140_000,
+} as const;
+
+function tickFor(price: number): number {
+  if (price < 100) return 0.01;
+  if (price < 1000) return 0.05;
+  if (price < 10_000) return 0.5;
+  return 1;
+}
+
+function decimals(tick: number): number {
+  const text = String(tick);
+  return text.includes('.') ? text.split('.')[1]!.length : 0;
+}
+
+const SPOT_SYMBOL = 'DLR/SPOT';
+
+export class Catalogue {
+  readonly instruments: Instrument[] = [];
+  /** Reference price of each symbol, for the simulator. */
+  readonly referencePrice = new Map<string, number>();
+  private readonly byKey = new Map<string, Instrument>();
+
+  add(instrument: Instrument, price: number): void {
+    this.instruments.push(instrument);
+    this.referencePrice.set(instrument.instrumentId.symbol, price);
+    for (const key of [instrument.instrumentId.symbol, ...instrument.aliases]) this.byKey.set(key.toUpperCase(), instrument);
+  }
+
+  /** The instrument a symbol names, as the exchange writes it or with an exchange prefix. */
+  resolve(symbol: string): Instrument | null {
+    return this.byKey.get(symbol.trim().replace(/\s+/g, ' ').toUpperCase()) ?? null;
+  }
+}
+
+export function buildCatalogue(today: Date, settings: CatalogueSettings): Catalogue {
+  const catalogue = new Catalogue();
+  const thisMonth: YearMonth = { year: today.getUTCFullYear(), month: today.getUTCMonth() };
+  // A future of this month that already expired is gone; the curve starts at the next one.
+  const firstMonth = lastBusinessDay(thisMonth) < today ? addMonths(thisMonth, 1) : thisMonth;
+  const rofexAliases = (symbol: string) => [`ROFEX:${symbol}`, `ROFX:${symbol}`];
+
+  catalogue.add(
+    {
+      instrumentId: { marketId: 'ROFX', symbol: SPOT_SYMBOL },
+      cficode: 'MRCXXX',
+      segment: { marketSegmentId: 'DDF', marketId: 'ROFX' },
+      securityDescription: 'Dólar spot de referencia (BCRA Com. A 3500)',
+      currency: 'ARS',
+      minPriceIncrement: 0.0001,
+      contractMultiplier: 1,
+      instrumentPricePrecision: 4,
+      kind: 'spot',
+      feed: 'rofex',
+      product: 'DLR',
+      aliases: rofexAliases(SPOT_SYMBOL),
+    },
+    settings.spot,
+  );
+
+  const future = (product: string, month: YearMonth, description: string, price: number, options: { tick: number; multiplier: number; currency: 'ARS' | 'USD'; segment: string }) => {
+    const symbol = `${product}/${monthCode(month)}`;
+    catalogue.add(
+      {
+        instrumentId: { marketId: 'ROFX', symbol },
+        cficode: 'FXXXSX',
+        segment: { marketSegmentId: options.segment, marketId: 'ROFX' },
+        securityDescription: `${description} ${monthCode(month)}`,
+        currency: options.currency,
+        minPriceIncrement: options.tick,
+        contractMultiplier: options.multiplier,
+        instrumentPricePrecision: decimals(options.tick),
+        maturityDate: yyyymmdd(lastBusinessDay(month)),
+        kind: 'future',
+        feed: 'rofex',
+        product,
+        aliases: rofexAliases(symbol),
+      },
+      price,
+    );
+    return symbol;
+  };
+
+  // Dollar futures: the next 12 months, multiplier 1000, ARS.
+  const dlrSymbols: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    dlrSymbols.push(future('DLR', addMonths(firstMonth, i), 'Futuro de dólar', settings.spot * (1 + 0.025 * (i + 1)), { tick: 0.5, multiplier: 1000, currency: 'ARS', segment: 'DDF' }));
+  }
+  // Index futures on the ROFEX 20 and agricultural futures: the next 6 months.
+  for (let i = 0; i < 6; i++) {
+    future('RFX20', addMonths(firstMonth, i), 'Futuro de índice ROFEX 20', REFERENCE_PRICES.rfx20 * (1 + 0.02 * (i + 1)), { tick: 5, multiplier: 1, currency: 'ARS', segment: 'DDF' });
+    for (const [product, price] of Object.entries(REFERENCE_PRICES.agro)) {
+      const names: Record<string, string> = { 'SOJ.ROS': 'Soja Rosario', 'MAI.ROS': 'Maíz Rosario', 'TRI.ROS': 'Trigo Rosario' };
+      future(product, addMonths(firstMonth, i), `Futuro de ${names[product]}`, price * (1 + 0.005 * (i + 1)), { tick: 0.1, multiplier: 100, currency: 'USD', segment: 'DDA' });
+    }
+  }
+
+  // Options on the two nearest dollar futures: five strikes around the forward, calls and puts.
+  for (const underlying of dlrSymbols.slice(0, 2)) {
+    const forward = catalogue.referencePrice.get(underlying)!;
+    const atm = Math.round(forward / 50) * 50;
+    const maturityDate = catalogue.resolve(underlying)!.maturityDate!;
+    for (let step = -2; step <= 2; step++) {
+      const strike = atm + step * 50;
+      for (const type of ['C', 'P'] as const) {
+        const symbol = `${underlying} ${strike} ${type}`;
+        const intrinsic = Math.max(0, type === 'C' ? forward - strike : strike - forward);
+        catalogue.add(
+          {
+            instrumentId: { marketId: 'ROFX', symbol },
+            cficode: type === 'C' ? 'OCAFXS' : 'OPAFXS',
+            segment: { marketSegmentId: 'DDF', marketId: 'ROFX' },
+            securityDescription: `${type === 'C' ? 'Call' : 'Put'} ${underlying} ${strike}`,
+            currency: 'ARS',
+            minPriceIncrement: 0.1,
+            contractMultiplier: 1000,
+            instrumentPricePrecision: 1,
+            maturityDate,
+            kind: 'option',
+            feed: 'rofex',
+            product: 'DLR',
+            strike,
+            optionType: type,
+            underlying,
+            aliases: rofexAliases(symbol),
+          },
+          intrinsic + forward * 0.012,
+        );
+      }
+    }
+  }
+
+  const byma = (ticker: string, kind: 'stock' | 'bond', description: string, price: number, currency: 'ARS' | 'USD') => {
+    for (const term of ['CI', '24hs'] as const) {
+      const symbol = `MERV - XMEV - ${ticker} - ${term}`;
+      const tick = tickFor(price);
+      catalogue.add(
+        {
+          instrumentId: { marketId: 'ROFX', symbol },
+          cficode: kind === 'stock' ? 'ESXXXX' : 'DBXXXX',
+          segment: { marketSegmentId: 'MERV', marketId: 'ROFX' },
+          securityDescription: `${description} (${term})`,
+          currency,
+          minPriceIncrement: tick,
+          contractMultiplier: 1,
+          instrumentPricePrecision: decimals(tick),
+          kind,
+          feed: 'tv',
+          product: ticker,
+          term,
+          // `BYMA:AL30` is the 24hs line, the standard term since May 2024.
+          aliases: term === '24hs' ? [`BYMA:${ticker}`, `BYMA:${ticker} - 24hs`] : [`BYMA:${ticker} - CI`],
+        },
+        price,
+      );
+    }
+  };
+  for (const [ticker, price] of Object.entries(REFERENCE_PRICES.stocks)) byma(ticker, 'stock', `Acción ${ticker}`, price, 'ARS');
+  for (const [ticker, usd] of Object.entries(REFERENCE_PRICES.bonds)) {
+    byma(ticker, 'bond', `Bono ${ticker} en pesos`, usd * settings.mep, 'ARS');
+    byma(`${ticker}D`, 'bond', `Bono ${ticker} en dólar MEP`, usd, 'USD');
+    byma(`${ticker}C`, 'bond', `Bono ${ticker} en dólar cable`, (usd * settings.mep) / settings.ccl, 'USD');
+  }
+
+  for (const [symbol, description, price, feed, segment] of [
+    ['I.RFX20', 'Índice ROFEX 20', REFERENCE_PRICES.rfx20, 'rofex', 'DDF'],
+    ['I.MERVAL', 'Índice S&P Merval', REFERENCE_PRICES.merval, 'tv', 'MERV'],
+  ] as const) {
+    catalogue.add(
+      {
+        instrumentId: { marketId: 'ROFX', symbol },
+        cficode: 'MRIXXX',
+        segment: { marketSegmentId: segment, marketId: 'ROFX' },
+        securityDescription: description,
+        currency: 'ARS',
+        minPriceIncrement: 0.01,
+        contractMultiplier: 1,
+        instrumentPricePrecision: 2,
+        kind: 'index',
+        feed,
+        product: symbol,
+        aliases: feed === 'rofex' ? rofexAliases(symbol) : [`BYMA:${symbol}`],
+      },
+      price,
+    );
+  }
+  return catalogue;
+}
+
+/** Ranked matches of a search text by ticker, symbol and description (accents and case ignored). */
+export function searchInstruments(catalogue: Catalogue, text: string, limit = 50): Instrument[] {
+  const fold = (value: string) => value.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  const query = fold(text.trim());
+  if (!query) return [];
+  const scored: { instrument: Instrument; score: number }[] = [];
+  for (const instrument of catalogue.instruments) {
+    const symbol = fold(instrument.instrumentId.symbol);
+    const product = fold(instrument.product);
+    const aliases = instrument.aliases.map(fold);
+    let score = 0;
+    if (symbol === query || aliases.includes(query)) score = 100;
+    else if (product === query) score = 90;
+    else if (product.startsWith(query)) score = 80;
+    else if (symbol.includes(query) || aliases.some((alias) => alias.includes(query))) score = 60;
+    else if (fold(instrument.securityDescription).includes(query)) score = 40;
+    // Prefer the standard line (24hs) and nearer expiries among equals.
+    if (score > 0) scored.push({ instrument, score: score - (instrument.term === 'CI' ? 1 : 0) });
+  }
+  scored.sort(
+    (a, b) =>
+      b.score - a.score ||
+      (a.instrument.maturityDate ?? '').localeCompare(b.instrument.maturityDate ?? '') ||
+      a.instrument.instrumentId.symbol.localeCompare(b.instrument.instrumentId.symbol),
+  );
+  return scored.slice(0, limit).map((entry) => entry.instrument);
+}

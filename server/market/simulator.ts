@@ -1,0 +1,266 @@
+// The default feed: a seeded random walk on each instrument's tick size that keeps markets
+// coherent. Shared drivers move slowly (spot dollar, implied rate, MEP, CCL, each bond's
+// dollar value, each share, each crop) and every price is derived from them, so the DLR
+// curve sits above spot at the implied rate and AL30 / AL30D, AL30 / AL30C imply MEP and CCL.
+import { calendarDaysBetween, parseYyyymmdd } from '../../src/lib/calendar.js';
+import type { MarketData, MarketUpdate } from '../../src/protocol/market.js';
+import { REFERENCE_PRICES, type Catalogue, type Instrument } from './catalogue.js';
+import { hashText, normal, roundToTick, seededRandom } from './random.js';
+
+export interface SimulatorSettings {
+  seed: number;
+  /** Price changes per second across all the instruments of this feed. */
+  ticksPerSecond: number;
+  /** The DLR curve's implied nominal annual rate (0.30 = 30 %) it drifts around. */
+  dlrRate: number;
+  spot: number;
+  mep: number;
+  ccl: number;
+}
+
+interface QuoteState {
+  last: number;
+  lastSize: number;
+  lastTime: number;
+  bid: number;
+  ask: number;
+  bidSize: number;
+  askSize: number;
+  open: number;
+  high: number;
+  low: number;
+  previousClose: number;
+  volume: number;
+  openInterest: number;
+}
+
+const OPTION_VOLATILITY = 0.25;
+
+/** Normal CDF (Abramowitz–Stegun 7.1.26), for option prices. */
+function normalCdf(x: number): number {
+  const t = 1 / (1 + 0.3275911 * Math.abs(x) / Math.SQRT2);
+  const poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+  const erf = 1 - poly * Math.exp(-(x * x) / 2);
+  return x >= 0 ? (1 + erf) / 2 : (1 - erf) / 2;
+}
+
+/** Black-76 price of an option on a future. */
+function black76(forward: number, strike: number, years: number, type: 'C' | 'P'): number {
+  if (years <= 0) return Math.max(0, type === 'C' ? forward - strike : strike - forward);
+  const sd = OPTION_VOLATILITY * Math.sqrt(years);
+  const d1 = (Math.log(forward / strike) + (sd * sd) / 2) / sd;
+  const d2 = d1 - sd;
+  return type === 'C' ? forward * normalCdf(d1) - strike * normalCdf(d2) : strike * normalCdf(-d2) - forward * normalCdf(-d1);
+}
+
+export function createSimulator(catalogue: Catalogue, instruments: Instrument[], initial: SimulatorSettings, now: () => number = Date.now) {
+  let settings = { ...initial };
+  const random = seededRandom(settings.seed);
+  const drivers = {
+    spot: settings.spot,
+    rate: settings.dlrRate,
+    mep: settings.mep,
+    ccl: settings.ccl,
+    /** Per product: share price, bond USD value, crop price, index level. */
+    level: new Map<string, number>(),
+  };
+  for (const [ticker, price] of Object.entries(REFERENCE_PRICES.stocks)) drivers.level.set(ticker, price);
+  for (const [ticker, usd] of Object.entries(REFERENCE_PRICES.bonds)) drivers.level.set(ticker, usd);
+  for (const [product, price] of Object.entries(REFERENCE_PRICES.agro)) drivers.level.set(product, price);
+  drivers.level.set('I.RFX20', REFERENCE_PRICES.rfx20);
+  drivers.level.set('I.MERVAL', REFERENCE_PRICES.merval);
+
+  const yearsTo = (instrument: Instrument): number => {
+    const maturity = instrument.maturityDate ? parseYyyymmdd(instrument.maturityDate) : null;
+    return maturity ? Math.max(0, calendarDaysBetween(new Date(now()), maturity)) / 365 : 0;
+  };
+
+  /** AL30D and AL30C are lines of AL30 (no bond ticker of the catalogue ends in D or C). */
+  const bondBase = (ticker: string): string => ticker.replace(/[DC]$/, '');
+
+  /** The price the drivers imply for an instrument now. */
+  function fairValue(instrument: Instrument): number {
+    const { product } = instrument;
+    switch (instrument.kind) {
+      case 'spot':
+        return drivers.spot;
+      case 'future': {
+        const years = yearsTo(instrument);
+        if (product === 'DLR') return drivers.spot * (1 + drivers.rate * years);
+        if (product === 'RFX20') return drivers.level.get('I.RFX20')! * (1 + drivers.rate * 0.9 * years);
+        return (drivers.level.get(product) ?? 1) * (1 + 0.05 * years);
+      }
+      case 'option': {
+        const underlying = catalogue.resolve(instrument.underlying!)!;
+        return black76(fairValue(underlying), instrument.strike!, yearsTo(instrument), instrument.optionType!);
+      }
+      case 'index': {
+        if (product === 'I.RFX20') return drivers.level.get('I.RFX20')!;
+        return drivers.level.get('I.MERVAL')!;
+      }
+      case 'bond': {
+        // AL30 in pesos, AL30D in MEP dollars, AL30C in cable dollars: one dollar value, three lines.
+        const usd = drivers.level.get(bondBase(product)) ?? 1;
+        const price = product.endsWith('D') ? usd : product.endsWith('C') ? (usd * drivers.mep) / drivers.ccl : usd * drivers.mep;
+        // Cash (CI) trades a day's carry below the 24hs line.
+        return instrument.term === 'CI' ? price * (1 - drivers.rate / 365) : price;
+      }
+      case 'stock': {
+        const price = drivers.level.get(product) ?? 1;
+        return instrument.term === 'CI' ? price * (1 - drivers.rate / 365) : price;
+      }
+    }
+  }
+
+  /** Moves the drivers an instrument depends on by one small step. */
+  function moveDrivers(instrument: Instrument): void {
+    drivers.spot *= Math.exp(0.0002 * normal(random));
+    drivers.rate += 0.02 * (settings.dlrRate - drivers.rate) + 0.0005 * normal(random);
+    drivers.mep += 0.02 * (settings.mep - drivers.mep) + settings.mep * 0.0003 * normal(random);
+    drivers.ccl += 0.02 * (settings.ccl - drivers.ccl) + settings.ccl * 0.0003 * normal(random);
+    // Shares, bonds and crops have a level of their own; indices follow the shares.
+    const own = instrument.kind === 'bond' ? bondBase(instrument.product) : instrument.product;
+    if (instrument.kind !== 'index' && drivers.level.has(own)) drivers.level.set(own, drivers.level.get(own)! * Math.exp(0.0008 * normal(random)));
+    if (instrument.kind === 'stock' || instrument.kind === 'index' || instrument.product === 'RFX20') {
+      drivers.level.set('I.MERVAL', drivers.level.get('I.MERVAL')! * Math.exp(0.0002 * normal(random)));
+      drivers.level.set('I.RFX20', drivers.level.get('I.RFX20')! * Math.exp(0.0002 * normal(random)));
+    }
+  }
+
+  const states = new Map<string, QuoteState>();
+  function quoteFrom(instrument: Instrument, previous: QuoteState | undefined): QuoteState {
+    const tick = instrument.minPriceIncrement;
+    const fair = Math.max(fairValue(instrument), tick);
+    const last = Math.max(tick, roundToTick(fair + tick * Math.round(normal(random)), tick));
+    const halfSpread = tick * (1 + Math.floor(random() * 3));
+    const lotScale = instrument.kind === 'stock' || instrument.kind === 'bond' ? 100 : 1;
+    const lastSize = (1 + Math.floor(random() * 20)) * lotScale;
+    const base = previous ?? {
+      last,
+      lastSize,
+      lastTime: now(),
+      bid: last,
+      ask: last,
+      bidSize: 0,
+      askSize: 0,
+      open: last,
+      high: last,
+      low: last,
+      previousClose: roundToTick(last * Math.exp(0.01 * normal(random)), tick),
+      volume: 0,
+      openInterest: instrument.kind === 'future' || instrument.kind === 'option' ? 1000 + Math.floor(random() * 50_000) : 0,
+    };
+    return {
+      ...base,
+      last,
+      lastSize,
+      lastTime: now(),
+      bid: roundToTick(Math.max(tick, last - halfSpread), tick),
+      ask: roundToTick(last + halfSpread, tick),
+      bidSize: (1 + Math.floor(random() * 50)) * lotScale,
+      askSize: (1 + Math.floor(random() * 50)) * lotScale,
+      high: Math.max(base.high, last),
+      low: Math.min(base.low, last),
+      volume: base.volume + (previous ? lastSize : 0),
+    };
+  }
+
+  function marketDataOf(instrument: Instrument, state: QuoteState): MarketData {
+    const md: MarketData = {
+      BI: [{ price: state.bid, size: state.bidSize }],
+      OF: [{ price: state.ask, size: state.askSize }],
+      LA: { price: state.last, size: state.lastSize, date: state.lastTime },
+      OP: state.open,
+      HI: state.high,
+      LO: state.low,
+      CL: { price: state.previousClose },
+      TV: state.volume,
+    };
+    if (instrument.kind === 'future' || instrument.kind === 'option') {
+      md.SE = { price: state.previousClose };
+      md.OI = { size: state.openInterest };
+    }
+    if (instrument.kind === 'index') {
+      md.IV = state.last;
+      delete md.BI;
+      delete md.OF;
+    }
+    return md;
+  }
+
+  for (const instrument of instruments) states.set(instrument.instrumentId.symbol, quoteFrom(instrument, undefined));
+
+  const listeners = new Set<(update: MarketUpdate) => void>();
+  let timer: NodeJS.Timeout | null = null;
+  let carry = 0;
+  let lastStep = now();
+  let ticksTotal = 0;
+
+  function tickOne(): void {
+    const instrument = instruments[Math.floor(random() * instruments.length)]!;
+    moveDrivers(instrument);
+    const symbol = instrument.instrumentId.symbol;
+    const state = quoteFrom(instrument, states.get(symbol));
+    states.set(symbol, state);
+    ticksTotal += 1;
+    const update: MarketUpdate = { instrumentId: instrument.instrumentId, marketData: marketDataOf(instrument, state), timestamp: state.lastTime };
+    for (const listener of listeners) listener(update);
+  }
+
+  function step(): void {
+    const at = now();
+    carry += (settings.ticksPerSecond * (at - lastStep)) / 1000;
+    lastStep = at;
+    // After a stall (a busy event loop), catch up at most one second of ticks.
+    const count = Math.min(Math.floor(carry), Math.ceil(settings.ticksPerSecond));
+    carry -= Math.floor(carry);
+    for (let i = 0; i < count; i++) tickOne();
+  }
+
+  return {
+    get running(): boolean {
+      return timer != null;
+    },
+    get ticksPerSecond(): number {
+      return settings.ticksPerSecond;
+    },
+    get ticksTotal(): number {
+      return ticksTotal;
+    },
+    start(): void {
+      if (timer || instruments.length === 0) return;
+      lastStep = now();
+      carry = 0;
+      timer = setInterval(step, 20);
+      timer.unref();
+    },
+    stop(): void {
+      if (timer) clearInterval(timer);
+      timer = null;
+    },
+    setRate(ticksPerSecond: number): void {
+      settings = { ...settings, ticksPerSecond };
+    },
+    onUpdate(listener: (update: MarketUpdate) => void): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    /** Moves the market by `count` ticks at once (tests and benchmarks drive it this way). */
+    advance(count: number): void {
+      for (let i = 0; i < count; i++) tickOne();
+    },
+    snapshot(symbol: string): MarketData | null {
+      const instrument = catalogue.resolve(symbol);
+      const state = instrument ? states.get(instrument.instrumentId.symbol) : undefined;
+      return instrument && state ? marketDataOf(instrument, state) : null;
+    },
+    lastPrice(symbol: string): number | null {
+      const instrument = catalogue.resolve(symbol);
+      return (instrument && states.get(instrument.instrumentId.symbol)?.last) ?? null;
+    },
+    drivers(): { spot: number; rate: number; mep: number; ccl: number } {
+      return { spot: drivers.spot, rate: drivers.rate, mep: drivers.mep, ccl: drivers.ccl };
+    },
+  };
+}
+export type Simulator = ReturnType<typeof createSimulator>;
