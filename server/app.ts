@@ -5,7 +5,6 @@ import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import { MAX_SOCKET_MESSAGE_BYTES } from '../src/protocol/socket.js';
 import { createAuthService } from './auth/service.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type Dialect } from './db/index.js';
@@ -14,6 +13,8 @@ import { workspaceRoutes } from './http/workspace.js';
 import { profileRoutes } from './http/profile.js';
 import { adminRoutes } from './http/admin.js';
 import { createWorkspaceService } from './workspace/service.js';
+import { createMarketService } from './market/service.js';
+import { marketRoutes } from './http/market.js';
 import type { AppContext } from './http/context.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
 import { startHeartbeat } from './ws/endpoint.js';
@@ -51,7 +52,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const auth = createAuthService(db, dialect, now, config);
   const seeded = config.seedDemoUsers ? await auth.seedDemoUsers() : [];
   const workspace = createWorkspaceService(db, dialect, now, auth.log);
-  const ctx: AppContext = { config, db, auth, workspace, sockets: createSocketRegistry(), now };
+  const market = createMarketService(config, now);
+  const ctx: AppContext = { config, db, auth, workspace, market, sockets: createSocketRegistry(), now };
 
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -65,7 +67,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installErrorHandler(app);
 
   await app.register(fastifyWebsocket, {
-    options: { maxPayload: MAX_SOCKET_MESSAGE_BYTES, perMessageDeflate: false },
+    // A hard cap: messages over the 64 KB limit but under this get an error message
+    // (ws/endpoint.ts); larger ones close the socket (1009).
+    options: { maxPayload: 1024 * 1024, perMessageDeflate: false },
   });
   startHeartbeat(app);
   registerMarketSocket(app, ctx);
@@ -80,6 +84,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await signedIn.register(workspaceRoutes(ctx));
         await signedIn.register(profileRoutes(ctx));
         await signedIn.register(adminRoutes(ctx));
+        await signedIn.register(marketRoutes(ctx));
       });
     },
     { prefix: '/api' },
@@ -120,7 +125,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     auth.prune().catch((error: unknown) => app.log.warn({ err: error }, 'session prune failed'));
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
+  market.feeds.startAll();
   app.addHook('onClose', async () => {
+    market.feeds.stopAll();
     clearInterval(pruneTimer);
     await db.destroy();
   });

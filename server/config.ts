@@ -33,6 +33,27 @@ export interface Config {
   trustProxy: boolean;
   /** Fastify log level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
+  /** The market simulator (default feed). */
+  simulator: {
+    seed: number;
+    /** Price changes per second of each feed. */
+    ticksPerSecond: number;
+    /** Implied nominal annual rate of the DLR curve (0.30 = 30 %). */
+    dlrRate: number;
+    spot: number;
+    mep: number;
+    ccl: number;
+  };
+}
+
+function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw == null || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < min || value > max) {
+    throw new Error(`Setting ${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,5 +105,13 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemoUsers: bool(env, 'SEED_DEMO_USERS', true),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+    simulator: {
+      seed: int(env, 'SIM_SEED', 20261122),
+      ticksPerSecond: int(env, 'SIM_TICKS_PER_SECOND', 50, 0),
+      dlrRate: decimal(env, 'SIM_DLR_RATE_PCT', 30, 0, 500) / 100,
+      spot: decimal(env, 'SIM_SPOT', 1450, 1, 1e7),
+      mep: decimal(env, 'SIM_MEP', 1480, 1, 1e7),
+      ccl: decimal(env, 'SIM_CCL', 1510, 1, 1e7),
+    },
   };
 }

@@ -5,6 +5,7 @@ import type { Db } from '../db/index.js';
 import type { UserRow } from '../db/schema.js';
 import type { SocketRegistry } from '../ws/registry.js';
 import type { WorkspaceService } from '../workspace/service.js';
+import type { MarketService } from '../market/service.js';
 
 export interface AppContext {
   config: Config;
@@ -12,6 +13,7 @@ export interface AppContext {
   auth: AuthService;
   sockets: SocketRegistry;
   workspace: WorkspaceService;
+  market: MarketService;
   now: () => number;
 }
 

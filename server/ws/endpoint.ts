@@ -6,7 +6,7 @@ import type { RawData, WebSocket } from 'ws';
 import { toPublicUser } from '../db/users.js';
 import type { UserRow } from '../db/schema.js';
 import { hashToken } from '../auth/tokens.js';
-import { AuthMessage, PingMessage, SocketCloseCode, type ControlEvent } from '../../src/protocol/socket.js';
+import { AuthMessage, PingMessage, SOCKET_LIMITS, SocketCloseCode, type ControlEvent } from '../../src/protocol/socket.js';
 import type { AppContext } from '../http/context.js';
 import { errorBody } from '../http/errors.js';
 import { MESSAGES } from '../http/auth.js';
@@ -101,9 +101,33 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       }
     };
 
+    // Limits: a message over the size or beyond the rate gets an error; repeated abuse closes.
+    let tokens: number = SOCKET_LIMITS.burst;
+    let refilledAt = ctx.now();
+    const strikes: number[] = [];
+    const overLimit = (raw: RawData): string | null => {
+      const bytes = Array.isArray(raw) ? raw.reduce((n, part) => n + part.length, 0) : (raw as Buffer | ArrayBuffer).byteLength;
+      if (bytes > SOCKET_LIMITS.maxMessageBytes) return `El mensaje supera el máximo de ${SOCKET_LIMITS.maxMessageBytes / 1024} KB`;
+      const at = ctx.now();
+      tokens = Math.min(SOCKET_LIMITS.burst, tokens + ((at - refilledAt) / 1000) * SOCKET_LIMITS.messagesPerSecond);
+      refilledAt = at;
+      if (tokens < 1) return `Demasiados mensajes: el máximo es ${SOCKET_LIMITS.messagesPerSecond} por segundo`;
+      tokens -= 1;
+      return null;
+    };
+    const strike = (message: string) => {
+      const at = ctx.now();
+      strikes.push(at);
+      while (strikes.length > 0 && strikes[0]! < at - 60_000) strikes.shift();
+      if (strikes.length >= SOCKET_LIMITS.strikesToClose) return refuse(`${message}. Conexión cerrada por abuso`, 1008);
+      sendEvent({ event: 'error', message });
+    };
+
     // Messages are handled one at a time, in order, even while auth waits on the database.
     let queue: Promise<void> = Promise.resolve();
     socket.on('message', (raw) => {
+      const limit = overLimit(raw);
+      if (limit) return strike(limit);
       queue = queue
         .then(() => handle(raw))
         .catch((error: unknown) => {

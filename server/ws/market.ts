@@ -1,11 +1,134 @@
+// /ws/market: live quotes keyed by symbol (issue 4). After auth, {action:'subscribe', symbol,
+// requestId?} answers at once with a snapshot keyed by the symbol as the client wrote it,
+// carrying the requestId; updates follow, merged per symbol and sent at most once per turn
+// of the event loop, in one message keyed by symbol. A slow client's updates stay merged
+// (latest state wins) while its send buffer is full, so it never slows others nor grows
+// server memory beyond one pending state per symbol it watches.
 import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import { SubscribeMessage, type SymbolMessage } from '../../src/protocol/market.js';
 import type { AppContext } from '../http/context.js';
-import { registerSocketEndpoint } from './endpoint.js';
+import type { Instrument } from '../market/catalogue.js';
+import { registerSocketEndpoint, type SocketSession } from './endpoint.js';
 
-/**
- * /ws/market: live quotes keyed by symbol. This foundation authenticates and answers pings;
- * subscriptions arrive with the market hub and simulator feed.
- */
+export const MARKET_LIMITS = {
+  maxSubscriptions: 2000,
+  /** Above this many bytes waiting in a socket's send buffer, updates wait, merged. */
+  sendBufferHighWater: 512 * 1024,
+  /** How often a blocked client is checked again. */
+  retryMs: 50,
+} as const;
+
+interface Subscription {
+  instrument: Instrument;
+  stop: () => void;
+}
+
+function messageOf(instrument: Instrument, md: SymbolMessage['md']): SymbolMessage {
+  return instrument.maturityDate ? { md, expiration: instrument.maturityDate } : { md };
+}
+
+function createMarketClient(ctx: AppContext, socket: WebSocket, send: (message: unknown) => void) {
+  const { market } = ctx;
+  const subscriptions = new Map<string, Subscription>();
+  const pending = new Map<string, SymbolMessage>();
+  let scheduled: NodeJS.Immediate | NodeJS.Timeout | null = null; // a pending flush, if any
+  let closed = false;
+
+  const flush = () => {
+    scheduled = null;
+    if (closed || pending.size === 0) return;
+    if (socket.bufferedAmount > MARKET_LIMITS.sendBufferHighWater) {
+      scheduled = setTimeout(flush, MARKET_LIMITS.retryMs);
+      return;
+    }
+    send(Object.fromEntries(pending));
+    market.stats.messagesSent += 1;
+    pending.clear();
+  };
+  const schedule = () => {
+    scheduled ??= setImmediate(flush);
+  };
+
+  const client = {
+    subscriptions,
+    *instruments(): Iterable<Instrument> {
+      for (const subscription of subscriptions.values()) yield subscription.instrument;
+    },
+    subscribe(key: string, instrument: Instrument, requestId: string | undefined): void {
+      if (!subscriptions.has(key)) {
+        const stop = market.hub.subscribe(instrument.instrumentId.symbol, (_symbol, md) => {
+          if (pending.has(key)) market.stats.coalesced += 1;
+          pending.set(key, messageOf(instrument, md));
+          schedule();
+        });
+        subscriptions.set(key, { instrument, stop });
+      }
+      // The snapshot supersedes anything pending for the symbol.
+      pending.delete(key);
+      const md = market.hub.latest(instrument.instrumentId.symbol) ?? {};
+      send(requestId == null ? { [key]: messageOf(instrument, md) } : { [key]: messageOf(instrument, md), requestId });
+    },
+    unsubscribe(key: string): boolean {
+      const subscription = subscriptions.get(key);
+      if (!subscription) return false;
+      subscription.stop();
+      subscriptions.delete(key);
+      pending.delete(key);
+      return true;
+    },
+    close(): void {
+      closed = true;
+      market.clients.delete(client);
+      for (const subscription of subscriptions.values()) subscription.stop();
+      subscriptions.clear();
+      pending.clear();
+      // A flush already scheduled finds the client closed and sends nothing.
+    },
+  };
+  market.clients.add(client);
+  return client;
+}
+type MarketClient = ReturnType<typeof createMarketClient>;
+
 export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): void {
-  registerSocketEndpoint(app, ctx, '/ws/market', { onMessage: () => false });
+  const clients = new WeakMap<SocketSession, MarketClient>();
+  const clientOf = (session: SocketSession) => {
+    let client = clients.get(session);
+    if (!client) clients.set(session, (client = createMarketClient(ctx, session.socket, session.send)));
+    return client;
+  };
+
+  registerSocketEndpoint(app, ctx, '/ws/market', {
+    onMessage(session, message) {
+      if (message.action !== 'subscribe' && message.action !== 'unsubscribe') return false;
+      const requestId = typeof message.requestId === 'string' ? message.requestId.slice(0, 100) : undefined;
+      const parsed = SubscribeMessage.safeParse(message);
+      if (!parsed.success) {
+        session.send({ event: 'error', message: parsed.error.issues[0]?.message ?? 'Mensaje inválido', requestId });
+        return true;
+      }
+      const key = parsed.data.symbol;
+      const client = clientOf(session);
+      if (parsed.data.action === 'unsubscribe') {
+        client.unsubscribe(key);
+        session.send({ event: 'unsubscribed', symbol: key, requestId });
+        return true;
+      }
+      const instrument = ctx.market.catalogue.resolve(key);
+      if (!instrument) {
+        session.send({ event: 'error', message: `Símbolo desconocido: ${key}`, symbol: key, requestId });
+        return true;
+      }
+      if (!client.subscriptions.has(key) && client.subscriptions.size >= MARKET_LIMITS.maxSubscriptions) {
+        session.send({ event: 'error', message: `Máximo de ${MARKET_LIMITS.maxSubscriptions} suscripciones por conexión`, symbol: key, requestId });
+        return true;
+      }
+      client.subscribe(key, instrument, requestId);
+      return true;
+    },
+    onClose(session) {
+      clients.get(session)?.close();
+    },
+  });
 }

@@ -58,3 +58,35 @@ export const SubscribeMessage = z.object({
   symbol: z.string().trim().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres'),
   requestId: z.string().max(100).optional(),
 });
+
+export const SearchRequest = z.strictObject({
+  symbol: z.string().trim().min(1, 'Escriba lo que busca').max(100, 'La búsqueda no puede superar 100 caracteres'),
+});
+
+export const FormulaRequest = z.strictObject({
+  formula: z.string().max(2000, 'La fórmula no puede superar 2000 caracteres'),
+});
+
+export const ExpirationRequest = z.strictObject({
+  contract_name: z.string().trim().min(1, 'Falta el contrato').max(100, 'El contrato no puede superar 100 caracteres'),
+});
+
+export const IntradayRequest = z.strictObject({
+  symbol: z.string().trim().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres'),
+  /** YYYY-MM-DD (or YYYYMMDD). */
+  date: z.string().trim().min(1, 'Falta la fecha').max(20, 'La fecha no es válida'),
+});
+
+export const MAX_HISTORY_CANDLES = 2520;
+export const HistoryRequest = z.strictObject({
+  symbol: z.string().trim().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres'),
+  limit: z
+    .number({ error: 'limit debe ser un número' })
+    .int('limit debe ser un número entero')
+    .min(1, 'limit debe ser al menos 1')
+    .max(MAX_HISTORY_CANDLES, `limit no puede superar ${MAX_HISTORY_CANDLES}`),
+});
+
+export const FeedRateRequest = z.strictObject({
+  rate: z.number({ error: 'rate debe ser un número' }).int('rate debe ser un número entero').min(0, 'rate no puede ser negativo').max(100_000, 'rate no puede superar 100000'),
+});

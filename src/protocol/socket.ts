@@ -20,4 +20,16 @@ export const PingMessage = z.object({ action: z.literal('ping'), requestId: z.st
 export type ControlEvent =
   | { event: 'authenticated'; user: { _id: string; username: string; role: string } }
   | { event: 'pong'; time: number; requestId?: string }
-  | { event: 'error'; message: string; requestId?: string };
+  | { event: 'error'; message: string; requestId?: string; symbol?: string }
+  | { event: 'unsubscribed'; symbol: string; requestId?: string };
+
+/** Limits per socket: message size, message rate, and how much abuse closes it. */
+export const SOCKET_LIMITS = {
+  maxMessageBytes: MAX_SOCKET_MESSAGE_BYTES,
+  /** Sustained messages per second… */
+  messagesPerSecond: 50,
+  /** …with bursts up to this many. */
+  burst: 200,
+  /** Broken limits within a minute that close the socket with 1008 (policy violation). */
+  strikesToClose: 5,
+} as const;

@@ -1,0 +1,120 @@
+// Market REST (issue 4): search, formula symbols, expirations, history, instruments, and the
+// admin's feed controls.
+import type { FastifyInstance } from 'fastify';
+import { parseIsoDate, yyyymmdd } from '../../src/lib/calendar.js';
+import { parseFormula } from '../../src/lib/formula.js';
+import { ExpirationRequest, FeedRateRequest, FormulaRequest, HistoryRequest, IntradayRequest, SearchRequest } from '../../src/protocol/market.js';
+import { searchInstruments, type Instrument } from '../market/catalogue.js';
+import { dailyCandles, intradayCandles } from '../market/history.js';
+import { FEED_NAMES } from '../market/feeds.js';
+import { ADMIN_MESSAGES } from './admin.js';
+import type { AppContext } from './context.js';
+import { HttpError, parseBody } from './errors.js';
+
+const unknownSymbol = (symbol: string) => `Símbolo desconocido: ${symbol}`;
+
+/** The Primary API's instrument record (reference/primary-api.md), without our own fields. */
+function primaryFields(instrument: Instrument) {
+  const { instrumentId, cficode, segment, securityDescription, currency, minPriceIncrement, contractMultiplier, instrumentPricePrecision, maturityDate } = instrument;
+  return { instrumentId, cficode, segment, securityDescription, currency, minPriceIncrement, contractMultiplier, instrumentPricePrecision, ...(maturityDate ? { maturityDate } : {}) };
+}
+
+export function marketRoutes(ctx: AppContext) {
+  const { catalogue, feeds } = ctx.market;
+  const seed = ctx.config.simulator.seed;
+
+  const resolve = (symbol: string): Instrument => {
+    const instrument = catalogue.resolve(symbol);
+    if (!instrument) throw new HttpError(404, unknownSymbol(symbol));
+    return instrument;
+  };
+  const lastPrice = (instrument: Instrument): number => feeds.lastPrice(instrument.instrumentId.symbol) ?? catalogue.referencePrice.get(instrument.instrumentId.symbol)!;
+
+  return async (app: FastifyInstance) => {
+    app.post('/visores/search', async (request) => {
+      const { symbol } = parseBody(SearchRequest, request.body);
+      const data = searchInstruments(catalogue, symbol).map((instrument) => ({
+        symbol: instrument.instrumentId.symbol,
+        description: instrument.securityDescription,
+        kind: instrument.kind,
+        currency: instrument.currency,
+        maturityDate: instrument.maturityDate ?? null,
+        aliases: instrument.aliases,
+      }));
+      return { status: 'success', data };
+    });
+
+    app.post('/search_symbols_formula', async (request) => {
+      const { formula } = parseBody(FormulaRequest, request.body);
+      const parsed = parseFormula(formula);
+      if (!parsed.ok) throw new HttpError(400, `La fórmula no es válida: ${parsed.error}`);
+      // Symbols the catalogue does not know are listed, not refused: a formula may name an
+      // instrument of a connected exchange that the catalogue lacks.
+      const unknown = parsed.symbols.filter((symbol) => !catalogue.resolve(symbol));
+      return { status: 'success', data: { symbols: parsed.symbols, parses: true, hasOperators: parsed.hasOperators, unknown } };
+    });
+
+    app.post('/get_expiration_contract', async (request) => {
+      const { contract_name } = parseBody(ExpirationRequest, request.body);
+      const instrument = resolve(contract_name);
+      if (!instrument.maturityDate) throw new HttpError(404, `${contract_name} no tiene vencimiento`);
+      return { status: 'success', expiration: instrument.maturityDate };
+    });
+
+    app.post('/get_intradia', async (request) => {
+      const { symbol, date } = parseBody(IntradayRequest, request.body);
+      if (!parseIsoDate(date)) throw new HttpError(400, `La fecha ${date} no es válida: use AAAA-MM-DD`);
+      const instrument = resolve(symbol);
+      const candles = intradayCandles(instrument.instrumentId.symbol, date, lastPrice(instrument), instrument.minPriceIncrement, ctx.now(), seed) ?? [];
+      // time: epoch seconds of the minute, as charting libraries take it.
+      return { status: 'success', data: candles.map((c) => ({ ...c, time: Math.floor(c.time / 1000) })) };
+    });
+
+    app.post('/visores/search/symbol/history', async (request) => {
+      const { symbol, limit } = parseBody(HistoryRequest, request.body);
+      const instrument = resolve(symbol);
+      const candles = dailyCandles(instrument.instrumentId.symbol, limit, lastPrice(instrument), instrument.minPriceIncrement, ctx.now(), seed);
+      // time: the session day, YYYY-MM-DD.
+      const data = candles.map((c) => {
+        const day = yyyymmdd(new Date(c.time));
+        return { ...c, time: `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}` };
+      });
+      return { status: 'success', data };
+    });
+
+    app.get('/visores/primary/instruments', async () => ({ status: 'success', instruments: catalogue.instruments.map(primaryFields) }));
+
+    // ----------------------------------------------------------------- admin: feeds
+    await app.register(async (admin) => {
+      admin.addHook('onRequest', async (request) => {
+        if (request.user?.role !== 'admin') throw new HttpError(403, ADMIN_MESSAGES.adminOnly);
+      });
+      const feedName = (name: string) => {
+        if (!feeds.isFeed(name)) throw new HttpError(404, `No existe el feed ${name}: use ${FEED_NAMES.join(' o ')}`);
+        return name;
+      };
+      const subscribedOf = (name: string) => ctx.market.hub.subscribedSymbols().filter((symbol) => catalogue.resolve(symbol)?.feed === name);
+
+      admin.get('/admin/feeds', async () => ({
+        status: 'success',
+        data: FEED_NAMES.map((name) => ({ ...feeds.status(name), subscribedSymbols: subscribedOf(name).length, clients: ctx.market.clientsOf(name) })),
+      }));
+      admin.post<{ Params: { name: string } }>('/admin/feeds/:name/start', async (request) => {
+        const name = feedName(request.params.name);
+        feeds.start(name);
+        return { status: 'success', data: feeds.status(name) };
+      });
+      admin.post<{ Params: { name: string } }>('/admin/feeds/:name/stop', async (request) => {
+        const name = feedName(request.params.name);
+        feeds.stop(name);
+        return { status: 'success', data: feeds.status(name) };
+      });
+      admin.put<{ Params: { name: string } }>('/admin/feeds/:name', async (request) => {
+        const name = feedName(request.params.name);
+        const { rate } = parseBody(FeedRateRequest, request.body);
+        feeds.setRate(name, rate);
+        return { status: 'success', data: feeds.status(name) };
+      });
+    });
+  };
+}

@@ -1,0 +1,110 @@
+// The two data centers of the spec (issue 4): `rofex` (futures exchange) and `tv` (BYMA
+// securities), each a source of market updates into the hub. The simulator is the default
+// source; the admin can stop, start and pace each feed.
+import type { MarketUpdate } from '../../src/protocol/market.js';
+import { buildCatalogue, type Catalogue, type FeedName } from './catalogue.js';
+import type { MarketHub } from './hub.js';
+import { createSimulator, type Simulator, type SimulatorSettings } from './simulator.js';
+
+export const FEED_NAMES: FeedName[] = ['rofex', 'tv'];
+
+export interface FeedStatus {
+  name: FeedName;
+  source: 'simulator' | 'primary';
+  state: 'running' | 'stopped';
+  /** Configured pace, ticks per second. */
+  rate: number;
+  /** Updates published per second, averaged over the last minute. */
+  ticksPerSecond: number;
+  instruments: number;
+  lastError: string | null;
+}
+
+/** Counts events per second over the last 60 seconds. */
+function createRateMeter(now: () => number) {
+  const buckets = new Array<number>(60).fill(0);
+  let currentSecond = Math.floor(now() / 1000);
+  const roll = () => {
+    const second = Math.floor(now() / 1000);
+    for (let s = currentSecond + 1; s <= second && s <= currentSecond + 60; s++) buckets[s % 60] = 0;
+    currentSecond = Math.max(currentSecond, second);
+  };
+  return {
+    add(): void {
+      roll();
+      buckets[currentSecond % 60]! += 1;
+    },
+    perSecond(): number {
+      roll();
+      return buckets.reduce((sum, n) => sum + n, 0) / 60;
+    },
+  };
+}
+
+export function createFeeds(options: { hub: MarketHub; simulator: Omit<SimulatorSettings, 'ticksPerSecond'>; ticksPerSecond: number; now: () => number }) {
+  const { hub, now } = options;
+  const catalogue: Catalogue = buildCatalogue(new Date(now()), options.simulator);
+  const feeds = new Map<FeedName, { simulator: Simulator; meter: ReturnType<typeof createRateMeter>; lastError: string | null }>();
+
+  for (const [index, name] of FEED_NAMES.entries()) {
+    const instruments = catalogue.instruments.filter((instrument) => instrument.feed === name);
+    const simulator = createSimulator(catalogue, instruments, { ...options.simulator, seed: options.simulator.seed + index, ticksPerSecond: options.ticksPerSecond }, now);
+    const meter = createRateMeter(now);
+    simulator.onUpdate((update: MarketUpdate) => {
+      meter.add();
+      hub.publish(update);
+    });
+    // The hub starts with every instrument's state, so a subscription always answers a snapshot.
+    for (const instrument of instruments) {
+      const md = simulator.snapshot(instrument.instrumentId.symbol);
+      if (md) hub.publish({ instrumentId: instrument.instrumentId, marketData: md, timestamp: now() });
+    }
+    feeds.set(name, { simulator, meter, lastError: null });
+  }
+
+  const feed = (name: FeedName) => feeds.get(name)!;
+
+  return {
+    catalogue,
+    isFeed(name: string): name is FeedName {
+      return (FEED_NAMES as string[]).includes(name);
+    },
+    startAll(): void {
+      for (const { simulator } of feeds.values()) simulator.start();
+    },
+    stopAll(): void {
+      for (const { simulator } of feeds.values()) simulator.stop();
+    },
+    start(name: FeedName): void {
+      feed(name).simulator.start();
+    },
+    stop(name: FeedName): void {
+      feed(name).simulator.stop();
+    },
+    setRate(name: FeedName, ticksPerSecond: number): void {
+      feed(name).simulator.setRate(ticksPerSecond);
+    },
+    /** Moves a feed's market by `count` ticks at once (tests and benchmarks). */
+    advance(name: FeedName, count: number): void {
+      feed(name).simulator.advance(count);
+    },
+    status(name: FeedName): FeedStatus {
+      const { simulator, meter, lastError } = feed(name);
+      return {
+        name,
+        source: 'simulator',
+        state: simulator.running ? 'running' : 'stopped',
+        rate: simulator.ticksPerSecond,
+        ticksPerSecond: Math.round(meter.perSecond() * 10) / 10,
+        instruments: catalogue.instruments.filter((instrument) => instrument.feed === name).length,
+        lastError,
+      };
+    },
+    /** The last traded price a feed knows for a symbol (any written form). */
+    lastPrice(symbol: string): number | null {
+      const instrument = catalogue.resolve(symbol);
+      return instrument ? feed(instrument.feed).simulator.lastPrice(instrument.instrumentId.symbol) : null;
+    },
+  };
+}
+export type Feeds = ReturnType<typeof createFeeds>;

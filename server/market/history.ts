@@ -1,0 +1,86 @@
+// Candles from the same seeded walk as the live market: a symbol's history ends at its live
+// last price, and the same symbol and day always give the same candles.
+import { parseIsoDate } from '../../src/lib/calendar.js';
+import { hashText, normal, roundToTick, seededRandom } from './random.js';
+
+export interface Candle {
+  /** Epoch ms of the start of the period. */
+  time: number;
+  open: number;
+  high: number;
+  low: number;
+  close: number;
+  volume: number;
+}
+
+export const MAX_DAILY_CANDLES = 2520;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** The session, in UTC: 11:00–17:00 in Buenos Aires (UTC−3). */
+const SESSION_OPEN_UTC_MINUTES = 14 * 60;
+const SESSION_MINUTES = 6 * 60;
+
+function isWeekday(ms: number): boolean {
+  const day = new Date(ms).getUTCDay();
+  return day !== 0 && day !== 6;
+}
+
+function startOfUtcDay(ms: number): number {
+  return ms - (ms % DAY_MS);
+}
+
+/** Candles whose closes walk backwards from `lastClose` with volatility `sigma` per period. */
+function walkBack(times: number[], lastClose: number, sigma: number, tick: number, seed: number): Candle[] {
+  const random = seededRandom(seed);
+  const closes = new Array<number>(times.length);
+  let price = lastClose;
+  for (let i = times.length - 1; i >= 0; i--) {
+    closes[i] = price;
+    price = Math.max(tick, price / Math.exp(sigma * normal(random)));
+  }
+  return times.map((time, i) => {
+    const close = roundToTick(closes[i]!, tick);
+    const open = roundToTick(i === 0 ? price : closes[i - 1]!, tick);
+    const spread = Math.abs(close - open) + close * sigma * random();
+    return {
+      time,
+      open,
+      high: roundToTick(Math.max(open, close) + spread * random(), tick),
+      low: roundToTick(Math.max(tick, Math.min(open, close) - spread * random()), tick),
+      close,
+      volume: Math.floor(1000 * (0.5 + random()) * 10),
+    };
+  });
+}
+
+/** Weekday candles, oldest first, the last one today's, closing at the live price. */
+export function dailyCandles(symbol: string, limit: number, lastPrice: number, tick: number, now: number, seed: number): Candle[] {
+  const times: number[] = [];
+  for (let day = startOfUtcDay(now); times.length < limit; day -= DAY_MS) if (isWeekday(day)) times.push(day);
+  times.reverse();
+  return walkBack(times, lastPrice, 0.015, tick, seed ^ hashText(`daily:${symbol}`));
+}
+
+/**
+ * Minute candles of one session day. Today's end at the current minute and the live price;
+ * a past day's end at that day's daily close. Weekends and future days have none.
+ */
+export function intradayCandles(symbol: string, date: string, lastPrice: number, tick: number, now: number, seed: number): Candle[] | null {
+  const day = parseIsoDate(date);
+  if (!day) return null;
+  const dayMs = day.getTime();
+  const today = startOfUtcDay(now);
+  if (dayMs > today || !isWeekday(dayMs)) return [];
+  const open = dayMs + SESSION_OPEN_UTC_MINUTES * 60_000;
+  const minutes = dayMs === today ? Math.min(SESSION_MINUTES, Math.floor((now - open) / 60_000) + 1) : SESSION_MINUTES;
+  if (minutes <= 0) return [];
+  let close = lastPrice;
+  if (dayMs < today) {
+    let daysBack = 0;
+    for (let cursor = today; cursor > dayMs; cursor -= DAY_MS) if (isWeekday(cursor)) daysBack += 1;
+    if (daysBack >= MAX_DAILY_CANDLES) return [];
+    const daily = dailyCandles(symbol, daysBack + 1, lastPrice, tick, now, seed);
+    close = daily[0]!.close;
+  }
+  const times = Array.from({ length: minutes }, (_, i) => open + i * 60_000);
+  return walkBack(times, close, 0.0008, tick, seed ^ hashText(`intraday:${symbol}:${date}`));
+}

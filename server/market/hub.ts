@@ -1,0 +1,49 @@
+// Latest state and fan-out per symbol, inside one process. Feeds publish full refreshes of
+// their entries; subscribers get the merged state of the symbol.
+import type { MarketData, MarketUpdate } from '../../src/protocol/market.js';
+
+export type SymbolListener = (symbol: string, md: MarketData) => void;
+
+export function createMarketHub() {
+  const latest = new Map<string, MarketData>();
+  const listeners = new Map<string, Set<SymbolListener>>();
+  let published = 0;
+
+  return {
+    publish(update: MarketUpdate): void {
+      const symbol = update.instrumentId.symbol;
+      const merged = { ...latest.get(symbol), ...update.marketData };
+      latest.set(symbol, merged);
+      published += 1;
+      const set = listeners.get(symbol);
+      if (set) for (const listener of set) listener(symbol, merged);
+    },
+
+    /** Calls `listener` on each update of `symbol` (the exchange's own form); returns the unsubscribe. */
+    subscribe(symbol: string, listener: SymbolListener): () => void {
+      let set = listeners.get(symbol);
+      if (!set) listeners.set(symbol, (set = new Set()));
+      set.add(listener);
+      return () => {
+        const current = listeners.get(symbol);
+        if (!current) return;
+        current.delete(listener);
+        if (current.size === 0) listeners.delete(symbol);
+      };
+    },
+
+    latest(symbol: string): MarketData | null {
+      return latest.get(symbol) ?? null;
+    },
+
+    /** Symbols with at least one subscriber. */
+    subscribedSymbols(): string[] {
+      return [...listeners.keys()];
+    },
+
+    get published(): number {
+      return published;
+    },
+  };
+}
+export type MarketHub = ReturnType<typeof createMarketHub>;
