@@ -15,6 +15,8 @@ import { adminRoutes } from './http/admin.js';
 import { createWorkspaceService } from './workspace/service.js';
 import { createMarketService } from './market/service.js';
 import { marketRoutes } from './http/market.js';
+import { brokerRoutes } from './http/broker.js';
+import { createBrokerService } from './broker/service.js';
 import type { AppContext } from './http/context.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
 import { startHeartbeat } from './ws/endpoint.js';
@@ -53,7 +55,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const seeded = config.seedDemoUsers ? await auth.seedDemoUsers() : [];
   const workspace = createWorkspaceService(db, dialect, now, auth.log);
   const market = createMarketService(config, now);
-  const ctx: AppContext = { config, db, auth, workspace, market, sockets: createSocketRegistry(), now };
+  const broker = createBrokerService(market, now);
+  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets: createSocketRegistry(), now };
 
   const app = Fastify({
     logger: { level: config.logLevel },
@@ -85,6 +88,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         await signedIn.register(profileRoutes(ctx));
         await signedIn.register(adminRoutes(ctx));
         await signedIn.register(marketRoutes(ctx));
+        await signedIn.register(brokerRoutes(ctx));
       });
     },
     { prefix: '/api' },
@@ -128,6 +132,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   market.feeds.startAll();
   app.addHook('onClose', async () => {
     market.feeds.stopAll();
+    broker.close();
     clearInterval(pruneTimer);
     await db.destroy();
   });

@@ -6,6 +6,7 @@ import type { UserRow } from '../db/schema.js';
 import type { SocketRegistry } from '../ws/registry.js';
 import type { WorkspaceService } from '../workspace/service.js';
 import type { MarketService } from '../market/service.js';
+import type { BrokerService } from '../broker/service.js';
 
 export interface AppContext {
   config: Config;
@@ -14,6 +15,7 @@ export interface AppContext {
   sockets: SocketRegistry;
   workspace: WorkspaceService;
   market: MarketService;
+  broker: BrokerService;
   now: () => number;
 }
 

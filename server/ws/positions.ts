@@ -1,11 +1,64 @@
+// /ws/positions (spec section 7): after auth, {action:'subscribe'|'unsubscribe',
+// symbol:'POS:primary:{account}'} for an account the user watches; answers
+// {event:'subscribed', symbol}, then pushes {"POS:primary:{account}": {type:'positions',
+// data?, etag, as_of}} on every change, without `data` when it is too large to push.
 import type { FastifyInstance } from 'fastify';
+import { z } from '../../src/protocol/zod.js';
+import { POSITIONS_CHANNEL_PREFIX, type PositionsPush, type PositionsSnapshot } from '../../src/protocol/broker.js';
 import type { AppContext } from '../http/context.js';
-import { registerSocketEndpoint } from './endpoint.js';
+import { BROKER_MESSAGES } from '../broker/service.js';
+import { registerSocketEndpoint, type SocketSession } from './endpoint.js';
 
-/**
- * /ws/positions: brokerage positions keyed 'POS:primary:{account}'. This foundation
- * authenticates and answers pings; subscriptions arrive with the broker sessions.
- */
+/** Snapshots larger than this (as JSON) are announced without data. */
+export const MAX_PUSHED_SNAPSHOT_BYTES = 32 * 1024;
+
+const ChannelMessage = z.object({
+  action: z.enum(['subscribe', 'unsubscribe']),
+  symbol: z
+    .string()
+    .max(200, 'El canal no puede superar 200 caracteres')
+    .refine((symbol) => symbol.startsWith(POSITIONS_CHANNEL_PREFIX) && symbol.length > POSITIONS_CHANNEL_PREFIX.length, `El canal debe ser ${POSITIONS_CHANNEL_PREFIX}{cuenta}`),
+});
+
+export function pushOf(snapshot: PositionsSnapshot): PositionsPush {
+  const small = JSON.stringify(snapshot).length <= MAX_PUSHED_SNAPSHOT_BYTES;
+  return small ? { type: 'positions', data: snapshot, etag: snapshot.etag, as_of: snapshot.as_of } : { type: 'positions', etag: snapshot.etag, as_of: snapshot.as_of };
+}
+
 export function registerPositionsSocket(app: FastifyInstance, ctx: AppContext): void {
-  registerSocketEndpoint(app, ctx, '/ws/positions', { onMessage: () => false });
+  const subscriptions = new WeakMap<SocketSession, Map<string, () => void>>();
+
+  registerSocketEndpoint(app, ctx, '/ws/positions', {
+    onMessage(session, message) {
+      if (message.action !== 'subscribe' && message.action !== 'unsubscribe') return false;
+      const parsed = ChannelMessage.safeParse(message);
+      if (!parsed.success) {
+        session.send({ event: 'error', message: parsed.error.issues[0]?.message ?? 'Mensaje inválido' });
+        return true;
+      }
+      const { action, symbol } = parsed.data;
+      const account = symbol.slice(POSITIONS_CHANNEL_PREFIX.length);
+      let mine = subscriptions.get(session);
+      if (!mine) subscriptions.set(session, (mine = new Map()));
+      if (action === 'unsubscribe') {
+        mine.get(symbol)?.();
+        mine.delete(symbol);
+        session.send({ event: 'unsubscribed', symbol });
+        return true;
+      }
+      if (!mine.has(symbol)) {
+        const stop = ctx.broker.subscribe(session.user, account, (snapshot) => session.send({ [symbol]: pushOf(snapshot) }));
+        if (!stop) {
+          session.send({ event: 'error', message: BROKER_MESSAGES.notWatched(account), symbol });
+          return true;
+        }
+        mine.set(symbol, stop);
+      }
+      session.send({ event: 'subscribed', symbol });
+      return true;
+    },
+    onClose(session) {
+      for (const stop of subscriptions.get(session)?.values() ?? []) stop();
+    },
+  });
 }
