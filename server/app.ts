@@ -54,10 +54,6 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const auth = createAuthService(db, dialect, now, config);
   const seeded = config.seedDemoUsers ? await auth.seedDemoUsers() : [];
   const workspace = createWorkspaceService(db, dialect, now, auth.log);
-  const market = createMarketService(config, now);
-  const broker = createBrokerService(market, now);
-  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets: createSocketRegistry(), now };
-
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
@@ -68,6 +64,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
   installErrorHandler(app);
+
+  const market = createMarketService(config, now, app.log);
+  const broker = createBrokerService(market, now);
+  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets: createSocketRegistry(), now };
 
   await app.register(fastifyWebsocket, {
     // A hard cap: messages over the 64 KB limit but under this get an error message
@@ -129,9 +129,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     auth.prune().catch((error: unknown) => app.log.warn({ err: error }, 'session prune failed'));
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
-  market.feeds.startAll();
+  market.start();
   app.addHook('onClose', async () => {
-    market.feeds.stopAll();
+    await market.close();
     broker.close();
     clearInterval(pruneTimer);
     await db.destroy();

@@ -11,8 +11,10 @@ export interface Config {
   dataDir: string;
   /** postgres://… to use PostgreSQL instead of SQLite. */
   databaseUrl: string | null;
-  /** redis://… for cross-process fan-out (used by the market and positions hubs). */
+  /** redis://… for cross-process fan-out of market data, one process running each feed. */
   redisUrl: string | null;
+  /** Prefix of every Redis key and channel, so several installations can share a Redis. */
+  redisPrefix: string;
   /** Folder of the built client; served at / with index.html fallback. */
   staticDir: string;
   /** A session ends after this long without use. */
@@ -92,6 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(root, text(env, 'DATA_DIR') ?? 'data'),
     databaseUrl: text(env, 'DATABASE_URL'),
     redisUrl: text(env, 'REDIS_URL'),
+    redisPrefix: text(env, 'REDIS_PREFIX') ?? 'visores:',
     staticDir: path.resolve(root, text(env, 'STATIC_DIR') ?? 'dist'),
     sessionIdleMs: int(env, 'SESSION_IDLE_MINUTES', 12 * 60, 1) * MINUTE,
     sessionAbsoluteMs: int(env, 'SESSION_ABSOLUTE_HOURS', 7 * 24, 1) * HOUR,

@@ -2,8 +2,8 @@
 // securities), each a source of market updates into the hub. The simulator is the default
 // source; the admin can stop, start and pace each feed.
 import type { MarketUpdate } from '../../src/protocol/market.js';
-import { buildCatalogue, type Catalogue, type FeedName } from './catalogue.js';
-import type { MarketHub } from './hub.js';
+import { buildCatalogue, type Catalogue, type FeedName, type Instrument } from './catalogue.js';
+import type { Hub } from './hub.js';
 import { createSimulator, type Simulator, type SimulatorSettings } from './simulator.js';
 
 export const FEED_NAMES: FeedName[] = ['rofex', 'tv'];
@@ -41,10 +41,10 @@ function createRateMeter(now: () => number) {
   };
 }
 
-export function createFeeds(options: { hub: MarketHub; simulator: Omit<SimulatorSettings, 'ticksPerSecond'>; ticksPerSecond: number; now: () => number }) {
+export function createFeeds(options: { hub: Hub; simulator: Omit<SimulatorSettings, 'ticksPerSecond'>; ticksPerSecond: number; now: () => number }) {
   const { hub, now } = options;
   const catalogue: Catalogue = buildCatalogue(new Date(now()), options.simulator);
-  const feeds = new Map<FeedName, { simulator: Simulator; meter: ReturnType<typeof createRateMeter>; lastError: string | null }>();
+  const feeds = new Map<FeedName, { simulator: Simulator; meter: ReturnType<typeof createRateMeter>; lastError: string | null; instruments: Instrument[] }>();
 
   for (const [index, name] of FEED_NAMES.entries()) {
     const instruments = catalogue.instruments.filter((instrument) => instrument.feed === name);
@@ -54,15 +54,21 @@ export function createFeeds(options: { hub: MarketHub; simulator: Omit<Simulator
       meter.add();
       hub.publish(update);
     });
-    // The hub starts with every instrument's state, so a subscription always answers a snapshot.
+    feeds.set(name, { simulator, meter, lastError: null, instruments });
+  }
+
+  const feed = (name: FeedName) => feeds.get(name)!;
+
+  /** Starts a feed, first publishing every instrument's state so subscriptions answer a snapshot at once. */
+  function start(name: FeedName): void {
+    const { simulator, instruments } = feed(name);
+    if (simulator.running) return;
     for (const instrument of instruments) {
       const md = simulator.snapshot(instrument.instrumentId.symbol);
       if (md) hub.publish({ instrumentId: instrument.instrumentId, marketData: md, timestamp: now() });
     }
-    feeds.set(name, { simulator, meter, lastError: null });
+    simulator.start();
   }
-
-  const feed = (name: FeedName) => feeds.get(name)!;
 
   return {
     catalogue,
@@ -70,14 +76,12 @@ export function createFeeds(options: { hub: MarketHub; simulator: Omit<Simulator
       return (FEED_NAMES as string[]).includes(name);
     },
     startAll(): void {
-      for (const { simulator } of feeds.values()) simulator.start();
+      for (const name of FEED_NAMES) start(name);
     },
     stopAll(): void {
       for (const { simulator } of feeds.values()) simulator.stop();
     },
-    start(name: FeedName): void {
-      feed(name).simulator.start();
-    },
+    start,
     stop(name: FeedName): void {
       feed(name).simulator.stop();
     },

@@ -4,7 +4,22 @@ import type { MarketData, MarketUpdate } from '../../src/protocol/market.js';
 
 export type SymbolListener = (symbol: string, md: MarketData) => void;
 
-export function createMarketHub() {
+/** What feeds publish to and sockets subscribe from: in one process, or across them (Redis). */
+export interface Hub {
+  publish(update: MarketUpdate): void;
+  /** Calls `listener` on each update of `symbol` (the exchange's own form); returns the unsubscribe. */
+  subscribe(symbol: string, listener: SymbolListener): () => void;
+  /** The latest state this process knows. */
+  latest(symbol: string): MarketData | null;
+  /** The latest state anywhere (may ask another process's store). */
+  snapshot(symbol: string): Promise<MarketData | null>;
+  /** Symbols with at least one subscriber in this process. */
+  subscribedSymbols(): string[];
+  readonly published: number;
+  close(): Promise<void>;
+}
+
+export function createMarketHub(): Hub {
   const latest = new Map<string, MarketData>();
   const listeners = new Map<string, Set<SymbolListener>>();
   let published = 0;
@@ -19,7 +34,6 @@ export function createMarketHub() {
       if (set) for (const listener of set) listener(symbol, merged);
     },
 
-    /** Calls `listener` on each update of `symbol` (the exchange's own form); returns the unsubscribe. */
     subscribe(symbol: string, listener: SymbolListener): () => void {
       let set = listeners.get(symbol);
       if (!set) listeners.set(symbol, (set = new Set()));
@@ -36,7 +50,14 @@ export function createMarketHub() {
       return latest.get(symbol) ?? null;
     },
 
-    /** Symbols with at least one subscriber. */
+    async snapshot(symbol: string): Promise<MarketData | null> {
+      return latest.get(symbol) ?? null;
+    },
+
+    async close(): Promise<void> {
+      listeners.clear();
+    },
+
     subscribedSymbols(): string[] {
       return [...listeners.keys()];
     },
@@ -46,4 +67,3 @@ export function createMarketHub() {
     },
   };
 }
-export type MarketHub = ReturnType<typeof createMarketHub>;

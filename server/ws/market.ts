@@ -55,7 +55,7 @@ function createMarketClient(ctx: AppContext, socket: WebSocket, send: (message: 
     *instruments(): Iterable<Instrument> {
       for (const subscription of subscriptions.values()) yield subscription.instrument;
     },
-    subscribe(key: string, instrument: Instrument, requestId: string | undefined): void {
+    async subscribe(key: string, instrument: Instrument, requestId: string | undefined): Promise<void> {
       if (!subscriptions.has(key)) {
         const stop = market.hub.subscribe(instrument.instrumentId.symbol, (_symbol, md) => {
           if (pending.has(key)) market.stats.coalesced += 1;
@@ -64,9 +64,10 @@ function createMarketClient(ctx: AppContext, socket: WebSocket, send: (message: 
         });
         subscriptions.set(key, { instrument, stop });
       }
-      // The snapshot supersedes anything pending for the symbol.
+      const stored = await market.hub.snapshot(instrument.instrumentId.symbol);
+      // An update that arrived while the snapshot was read is newer: it becomes the snapshot.
+      const md = pending.get(key)?.md ?? stored ?? {};
       pending.delete(key);
-      const md = market.hub.latest(instrument.instrumentId.symbol) ?? {};
       send(requestId == null ? { [key]: messageOf(instrument, md) } : { [key]: messageOf(instrument, md), requestId });
     },
     unsubscribe(key: string): boolean {
@@ -100,7 +101,7 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
   };
 
   registerSocketEndpoint(app, ctx, '/ws/market', {
-    onMessage(session, message) {
+    async onMessage(session, message) {
       if (message.action !== 'subscribe' && message.action !== 'unsubscribe') return false;
       const requestId = typeof message.requestId === 'string' ? message.requestId.slice(0, 100) : undefined;
       const parsed = SubscribeMessage.safeParse(message);
@@ -124,7 +125,7 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
         session.send({ event: 'error', message: `Máximo de ${MARKET_LIMITS.maxSubscriptions} suscripciones por conexión`, symbol: key, requestId });
         return true;
       }
-      client.subscribe(key, instrument, requestId);
+      await client.subscribe(key, instrument, requestId);
       return true;
     },
     onClose(session) {

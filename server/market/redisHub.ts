@@ -1,0 +1,110 @@
+// The hub across processes (REDIS_URL): the process that runs a feed publishes each update
+// to the symbol's channel; every process subscribes in Redis only to the symbols its own
+// clients want, and fans out to them. Latest states are kept in a Redis hash, written in
+// batches, so a process can answer a snapshot for a symbol it has not seen yet.
+import { Redis } from 'ioredis';
+import type { MarketData, MarketUpdate } from '../../src/protocol/market.js';
+import type { Hub, SymbolListener } from './hub.js';
+
+const LATEST_FLUSH_MS = 50;
+
+export function createRedisHub(url: string, prefix: string, onError: (error: Error) => void): Hub & { client: Redis } {
+  const publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  const subscriber = new Redis(url, { lazyConnect: false });
+  publisher.on('error', onError);
+  subscriber.on('error', onError);
+  const channelPrefix = `${prefix}md:`;
+  const latestKey = `${prefix}md:latest`;
+
+  const latest = new Map<string, MarketData>();
+  const listeners = new Map<string, Set<SymbolListener>>();
+  const dirty = new Map<string, string>();
+  let flushTimer: NodeJS.Timeout | null = null;
+  let published = 0;
+
+  subscriber.on('message', (channel: string, payload: string) => {
+    const symbol = channel.slice(channelPrefix.length);
+    let md: MarketData;
+    try {
+      md = JSON.parse(payload) as MarketData;
+    } catch {
+      return;
+    }
+    latest.set(symbol, md);
+    const set = listeners.get(symbol);
+    if (set) for (const listener of set) listener(symbol, md);
+  });
+
+  const flushLatest = () => {
+    flushTimer = null;
+    if (dirty.size === 0) return;
+    const entries = [...dirty.entries()].flat();
+    dirty.clear();
+    publisher.hset(latestKey, ...entries).catch(onError);
+  };
+
+  return {
+    publish(update: MarketUpdate): void {
+      const symbol = update.instrumentId.symbol;
+      const merged = { ...latest.get(symbol), ...update.marketData };
+      latest.set(symbol, merged);
+      const payload = JSON.stringify(merged);
+      published += 1;
+      // Local subscribers hear it back through Redis, like every other process.
+      publisher.publish(channelPrefix + symbol, payload).catch(onError);
+      dirty.set(symbol, payload);
+      flushTimer ??= setTimeout(flushLatest, LATEST_FLUSH_MS);
+    },
+
+    subscribe(symbol: string, listener: SymbolListener): () => void {
+      let set = listeners.get(symbol);
+      if (!set) {
+        listeners.set(symbol, (set = new Set()));
+        subscriber.subscribe(channelPrefix + symbol).catch(onError);
+      }
+      set.add(listener);
+      return () => {
+        const current = listeners.get(symbol);
+        if (!current) return;
+        current.delete(listener);
+        if (current.size === 0) {
+          listeners.delete(symbol);
+          subscriber.unsubscribe(channelPrefix + symbol).catch(onError);
+        }
+      };
+    },
+
+    latest(symbol: string): MarketData | null {
+      return latest.get(symbol) ?? null;
+    },
+
+    /** The latest state, from Redis when this process has not seen the symbol yet. */
+    async snapshot(symbol: string): Promise<MarketData | null> {
+      const known = latest.get(symbol);
+      if (known) return known;
+      const stored = await publisher.hget(latestKey, symbol);
+      if (!stored) return null;
+      const md = JSON.parse(stored) as MarketData;
+      if (!latest.has(symbol)) latest.set(symbol, md);
+      return latest.get(symbol)!;
+    },
+
+    subscribedSymbols(): string[] {
+      return [...listeners.keys()];
+    },
+
+    get published(): number {
+      return published;
+    },
+
+    /** The connection the feed lock uses. */
+    client: publisher,
+
+    async close(): Promise<void> {
+      if (flushTimer) clearTimeout(flushTimer);
+      flushLatest();
+      subscriber.disconnect();
+      await publisher.quit().catch(() => publisher.disconnect());
+    },
+  };
+}
