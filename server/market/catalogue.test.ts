@@ -22,8 +22,21 @@ describe('catalogue', () => {
     expect(later.instruments.find((i) => i.product === 'DLR' && i.kind === 'future')!.instrumentId.symbol).toBe('DLR/NOV26');
   });
 
+  it('lists 500 instruments of every kind', () => {
+    const kinds = new Set(catalogue.instruments.map((i) => i.kind));
+    expect(catalogue.instruments).toHaveLength(500);
+    expect([...kinds].sort()).toEqual(['bond', 'future', 'index', 'option', 'spot', 'spread', 'stock']);
+    const symbols = catalogue.instruments.map((i) => i.instrumentId.symbol);
+    expect(new Set(symbols).size).toBe(symbols.length);
+  });
+
+  it('prices a calendar spread as the far future minus the near one', () => {
+    const spread = catalogue.resolve('ROFEX:DLR/DIC26/ENE27')!;
+    expect(spread).toMatchObject({ kind: 'spread', legs: ['DLR/DIC26', 'DLR/ENE27'], maturityDate: '20261231' });
+  });
+
   it('has index, agricultural and option contracts, BYMA lines and indices', () => {
-    for (const symbol of ['RFX20/DIC26', 'SOJ.ROS/ENE27', 'MAI.ROS/NOV26', 'TRI.ROS/MAR27', 'I.RFX20', 'I.MERVAL', 'DLR/SPOT', 'MERV - XMEV - GGAL - CI', 'MERV - XMEV - AL30D - 24hs', 'MERV - XMEV - GD30C - CI', 'MERV - XMEV - AE38 - 24hs']) {
+    for (const symbol of ['GGAL/DIC26', 'WTI/ENE27', 'ORO/FEB27', 'SOJ.ROS/NOV26 330 C', 'MERV - XMEV - AAPL - 24hs', 'RFX20/DIC26', 'SOJ.ROS/ENE27', 'MAI.ROS/NOV26', 'TRI.ROS/MAR27', 'I.RFX20', 'I.MERVAL', 'DLR/SPOT', 'MERV - XMEV - GGAL - CI', 'MERV - XMEV - AL30D - 24hs', 'MERV - XMEV - GD30C - CI', 'MERV - XMEV - AE38 - 24hs']) {
       expect(catalogue.resolve(symbol), symbol).not.toBeNull();
     }
     const option = catalogue.instruments.find((i) => i.kind === 'option')!;

@@ -3,7 +3,7 @@
 // futures months roll forward. Each carries the simulator's reference price.
 import { addMonths, lastBusinessDay, monthCode, yyyymmdd, type YearMonth } from '../../src/lib/calendar.js';
 
-export type InstrumentKind = 'future' | 'option' | 'stock' | 'bond' | 'index' | 'spot';
+export type InstrumentKind = 'future' | 'option' | 'spread' | 'stock' | 'bond' | 'index' | 'spot';
 /** The two data centers of the spec: the futures exchange, and the securities ("tv") feed. */
 export type FeedName = 'rofex' | 'tv';
 
@@ -28,6 +28,8 @@ export interface Instrument {
   optionType?: 'C' | 'P';
   /** Options: the future they are written on. */
   underlying?: string;
+  /** Spreads: the near and far futures. */
+  legs?: [string, string];
   /** Other ways to write the symbol: `ROFEX:DLR/DIC26`, `BYMA:AL30`. */
   aliases: string[];
 }
@@ -42,10 +44,25 @@ export interface CatalogueSettings {
 
 /** Reference prices of the simulator: the market as it looked when these lists were made. */
 export const REFERENCE_PRICES = {
-  stocks: { GGAL: 6500, YPFD: 42000, PAMP: 3600, BMA: 11000, TXAR: 900, ALUA: 850, CEPU: 1500, TGSU2: 6000, CRES: 1400, EDN: 2200, LOMA: 2800, SUPV: 3000, TECO2: 3800, COME: 130, BYMA: 380, VALO: 400 },
+  stocks: {
+    GGAL: 6500, YPFD: 42000, PAMP: 3600, BMA: 11000, TXAR: 900, ALUA: 850, CEPU: 1500, TGSU2: 6000, CRES: 1400, EDN: 2200,
+    LOMA: 2800, SUPV: 3000, TECO2: 3800, COME: 130, BYMA: 380, VALO: 400, AGRO: 60, AUSO: 3300, BHIP: 380, BOLT: 30,
+    BPAT: 2100, CAPX: 6800, CARC: 28, CECO2: 900, CELU: 480, CGPA2: 2200, CTIO: 3100, DGCU2: 1600, FERR: 25, HARG: 1300,
+    MIRG: 21000, MOLI: 2600,
+  },
+  /** CEDEARs: foreign shares traded in pesos. */
+  cedears: {
+    AAPL: 17000, MSFT: 19000, GOOGL: 4200, AMZN: 2300, TSLA: 33000, NVDA: 11000, META: 48000, KO: 21000, MELI: 26000, SPY: 45000,
+    QQQ: 47000, DIA: 33000, BABA: 8800, PBR: 14000, VIST: 30000, XOM: 23000, JPM: 34000, DIS: 12000, NFLX: 2800, BRKB: 31000,
+    GOLD: 5600, INTC: 2800, AMD: 19000, WMT: 2900, PFE: 6000, MCD: 24000, V: 32000, MA: 36000, BA: 16000, NKE: 8000,
+  },
   /** Bonds in USD per 100 nominal; the peso and cable lines follow from MEP and CCL. */
-  bonds: { AL30: 62, GD30: 64, AL35: 68, GD35: 70, AE38: 70, GD38: 72, GD41: 62, GD46: 65 },
+  bonds: { AL29: 66, GD29: 68, AL30: 62, GD30: 64, AL35: 68, GD35: 70, AE38: 70, GD38: 72, AL41: 60, GD41: 62, GD46: 65 },
   agro: { 'SOJ.ROS': 330, 'MAI.ROS': 180, 'TRI.ROS': 210 },
+  /** Other ROFEX futures in USD: crude oil and gold. */
+  commodities: { WTI: 72, ORO: 2650 },
+  /** Single-stock futures listed on ROFEX. */
+  stockFutures: ['GGAL', 'YPFD', 'PAMP', 'BMA', 'TXAR', 'ALUA'],
   merval: 2_800_000,
   rfx20: 140_000,
 } as const;
@@ -144,38 +161,80 @@ export function buildCatalogue(today: Date, settings: CatalogueSettings): Catalo
     }
   }
 
-  // Options on the two nearest dollar futures: five strikes around the forward, calls and puts.
-  for (const underlying of dlrSymbols.slice(0, 2)) {
+  const option = (underlying: string, strike: number, type: 'C' | 'P', product: string, tick: number, multiplier: number, currency: 'ARS' | 'USD', segment: string) => {
+    const symbol = `${underlying} ${strike} ${type}`;
     const forward = catalogue.referencePrice.get(underlying)!;
-    const atm = Math.round(forward / 50) * 50;
-    const maturityDate = catalogue.resolve(underlying)!.maturityDate!;
-    for (let step = -2; step <= 2; step++) {
-      const strike = atm + step * 50;
-      for (const type of ['C', 'P'] as const) {
-        const symbol = `${underlying} ${strike} ${type}`;
-        const intrinsic = Math.max(0, type === 'C' ? forward - strike : strike - forward);
-        catalogue.add(
-          {
-            instrumentId: { marketId: 'ROFX', symbol },
-            cficode: type === 'C' ? 'OCAFXS' : 'OPAFXS',
-            segment: { marketSegmentId: 'DDF', marketId: 'ROFX' },
-            securityDescription: `${type === 'C' ? 'Call' : 'Put'} ${underlying} ${strike}`,
-            currency: 'ARS',
-            minPriceIncrement: 0.1,
-            contractMultiplier: 1000,
-            instrumentPricePrecision: 1,
-            maturityDate,
-            kind: 'option',
-            feed: 'rofex',
-            product: 'DLR',
-            strike,
-            optionType: type,
-            underlying,
-            aliases: rofexAliases(symbol),
-          },
-          intrinsic + forward * 0.012,
-        );
-      }
+    const intrinsic = Math.max(0, type === 'C' ? forward - strike : strike - forward);
+    catalogue.add(
+      {
+        instrumentId: { marketId: 'ROFX', symbol },
+        cficode: type === 'C' ? 'OCAFXS' : 'OPAFXS',
+        segment: { marketSegmentId: segment, marketId: 'ROFX' },
+        securityDescription: `${type === 'C' ? 'Call' : 'Put'} ${underlying} ${strike}`,
+        currency,
+        minPriceIncrement: tick,
+        contractMultiplier: multiplier,
+        instrumentPricePrecision: decimals(tick),
+        maturityDate: catalogue.resolve(underlying)!.maturityDate!,
+        kind: 'option',
+        feed: 'rofex',
+        product,
+        strike,
+        optionType: type,
+        underlying,
+        aliases: rofexAliases(symbol),
+      },
+      intrinsic + forward * 0.012,
+    );
+  };
+  // Options on the six nearest dollar futures: thirteen strikes around the forward, calls and puts.
+  for (const underlying of dlrSymbols.slice(0, 6)) {
+    const atm = Math.round(catalogue.referencePrice.get(underlying)! / 50) * 50;
+    for (let step = -6; step <= 6; step++) for (const type of ['C', 'P'] as const) option(underlying, atm + step * 50, type, 'DLR', 0.1, 1000, 'ARS', 'DDF');
+  }
+  // Options on the two nearest soy and corn futures: nine strikes, every 5 USD.
+  for (const product of ['SOJ.ROS', 'MAI.ROS']) {
+    for (let i = 0; i < 2; i++) {
+      const underlying = `${product}/${monthCode(addMonths(firstMonth, i))}`;
+      const atm = Math.round(catalogue.referencePrice.get(underlying)! / 5) * 5;
+      for (let step = -4; step <= 4; step++) for (const type of ['C', 'P'] as const) option(underlying, atm + step * 5, type, product, 0.1, 100, 'USD', 'DDA');
+    }
+  }
+
+  // Calendar spreads of consecutive dollar futures (DLR/ABR27/MAY27), priced far minus near.
+  for (let i = 0; i + 1 < dlrSymbols.length; i++) {
+    const [near, far] = [dlrSymbols[i]!, dlrSymbols[i + 1]!];
+    const symbol = `${near}/${far.split('/')[1]}`;
+    catalogue.add(
+      {
+        instrumentId: { marketId: 'ROFX', symbol },
+        cficode: 'FMXXXX',
+        segment: { marketSegmentId: 'DDF', marketId: 'ROFX' },
+        securityDescription: `Pase de dólar ${near.split('/')[1]}/${far.split('/')[1]}`,
+        currency: 'ARS',
+        minPriceIncrement: 0.01,
+        contractMultiplier: 1000,
+        instrumentPricePrecision: 2,
+        maturityDate: catalogue.resolve(near)!.maturityDate!,
+        kind: 'spread',
+        feed: 'rofex',
+        product: 'DLR',
+        legs: [near, far],
+        aliases: rofexAliases(symbol),
+      },
+      catalogue.referencePrice.get(far)! - catalogue.referencePrice.get(near)!,
+    );
+  }
+
+  // Crude oil, gold and single-stock futures: the next four months.
+  for (let i = 0; i < 4; i++) {
+    const month = addMonths(firstMonth, i);
+    for (const [product, price] of Object.entries(REFERENCE_PRICES.commodities)) {
+      future(product, month, product === 'WTI' ? 'Futuro de petróleo WTI' : 'Futuro de oro', price * (1 + 0.004 * (i + 1)), { tick: 0.01, multiplier: product === 'WTI' ? 100 : 1, currency: 'USD', segment: 'DDF' });
+    }
+    for (const ticker of REFERENCE_PRICES.stockFutures) {
+      const spot = REFERENCE_PRICES.stocks[ticker as keyof typeof REFERENCE_PRICES.stocks];
+      future(ticker, month, `Futuro de ${ticker}`, spot * (1 + 0.025 * (i + 1)), { tick: tickFor(spot), multiplier: 100, currency: 'ARS', segment: 'DDF' });
     }
   }
 
@@ -205,6 +264,7 @@ export function buildCatalogue(today: Date, settings: CatalogueSettings): Catalo
     }
   };
   for (const [ticker, price] of Object.entries(REFERENCE_PRICES.stocks)) byma(ticker, 'stock', `Acción ${ticker}`, price, 'ARS');
+  for (const [ticker, price] of Object.entries(REFERENCE_PRICES.cedears)) byma(ticker, 'stock', `CEDEAR ${ticker}`, price, 'ARS');
   for (const [ticker, usd] of Object.entries(REFERENCE_PRICES.bonds)) {
     byma(ticker, 'bond', `Bono ${ticker} en pesos`, usd * settings.mep, 'ARS');
     byma(`${ticker}D`, 'bond', `Bono ${ticker} en dólar MEP`, usd, 'USD');

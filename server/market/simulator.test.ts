@@ -55,6 +55,15 @@ describe('simulator', () => {
     }
   });
 
+  it('keeps a calendar spread at the difference of its legs', () => {
+    const sim = make();
+    sim.advance(20_000);
+    const spread = last(sim, 'DLR/DIC26/ENE27');
+    const difference = last(sim, 'DLR/ENE27') - last(sim, 'DLR/DIC26');
+    expect(Math.abs(spread - difference)).toBeLessThan(5);
+    expect(spread).toBeGreaterThan(0);
+  });
+
   it('gives the same market for the same seed', () => {
     const a = make();
     const b = make();

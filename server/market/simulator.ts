@@ -66,7 +66,9 @@ export function createSimulator(catalogue: Catalogue, instruments: Instrument[],
   };
   for (const [ticker, price] of Object.entries(REFERENCE_PRICES.stocks)) drivers.level.set(ticker, price);
   for (const [ticker, usd] of Object.entries(REFERENCE_PRICES.bonds)) drivers.level.set(ticker, usd);
+  for (const [ticker, price] of Object.entries(REFERENCE_PRICES.cedears)) drivers.level.set(ticker, price);
   for (const [product, price] of Object.entries(REFERENCE_PRICES.agro)) drivers.level.set(product, price);
+  for (const [product, price] of Object.entries(REFERENCE_PRICES.commodities)) drivers.level.set(product, price);
   drivers.level.set('I.RFX20', REFERENCE_PRICES.rfx20);
   drivers.level.set('I.MERVAL', REFERENCE_PRICES.merval);
 
@@ -88,7 +90,13 @@ export function createSimulator(catalogue: Catalogue, instruments: Instrument[],
         const years = yearsTo(instrument);
         if (product === 'DLR') return drivers.spot * (1 + drivers.rate * years);
         if (product === 'RFX20') return drivers.level.get('I.RFX20')! * (1 + drivers.rate * 0.9 * years);
+        // Single-stock futures carry at the peso rate; crops and commodities at a dollar rate.
+        if ((REFERENCE_PRICES.stockFutures as readonly string[]).includes(product)) return drivers.level.get(product)! * (1 + drivers.rate * years);
         return (drivers.level.get(product) ?? 1) * (1 + 0.05 * years);
+      }
+      case 'spread': {
+        const [near, far] = instrument.legs!;
+        return fairValue(catalogue.resolve(far)!) - fairValue(catalogue.resolve(near)!);
       }
       case 'option': {
         const underlying = catalogue.resolve(instrument.underlying!)!;
