@@ -98,6 +98,8 @@ export function marketRoutes(ctx: AppContext) {
       admin.get('/admin/feeds', async () => ({
         status: 'success',
         data: FEED_NAMES.map((name) => ({ ...feeds.status(name), subscribedSymbols: subscribedOf(name).length, clients: ctx.market.clientsOf(name) })),
+        // This process's fan-out counters since start.
+        stats: { published: ctx.market.hub.published, ...ctx.market.stats },
       }));
       admin.post<{ Params: { name: string } }>('/admin/feeds/:name/start', async (request) => {
         const name = feedName(request.params.name);

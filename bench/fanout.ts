@@ -1,0 +1,195 @@
+// npm run bench:fanout [-- --clients 1000 --symbols-per-client 20 --rate 5000 --seconds 30 --redis redis://127.0.0.1:6379]
+//
+// Starts the real server (a child process, as `npm start` runs it), connects N websocket
+// clients each subscribed to 20 of the catalogue's 500 symbols, runs the simulator at R
+// ticks per second in all, and prints: delivered messages and symbol updates per second,
+// p50/p99 latency from tick to client, updates the server merged for slow clients, server
+// CPU and peak RSS. Then the same with REDIS_URL (ticks through Redis pub/sub).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { WebSocket } from 'ws';
+import { seededRandom } from '../server/market/random.js';
+
+const { values } = parseArgs({
+  options: {
+    clients: { type: 'string', default: '1000' },
+    'symbols-per-client': { type: 'string', default: '20' },
+    rate: { type: 'string', default: '5000' },
+    seconds: { type: 'string', default: '30' },
+    redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
+    'skip-redis': { type: 'boolean', default: false },
+  },
+});
+const CLIENTS = Number(values.clients);
+const PER_CLIENT = Number(values['symbols-per-client']);
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const root = path.resolve(import.meta.dirname, '..');
+const CLOCK_TICKS_PER_SECOND = 100; // Linux USER_HZ, the unit of /proc/<pid>/stat times
+
+interface Result {
+  label: string;
+  messagesPerSecond: number;
+  updatesPerSecond: number;
+  p50: number;
+  p99: number;
+  coalesced: number;
+  published: number;
+  cpuPercent: number;
+  peakRssMb: number;
+  clients: number;
+}
+
+function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env } });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at http:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
+      if (match) resolve({ child, port: Number(match[1]) });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
+  });
+}
+
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND; // utime + stime
+}
+
+function peakRssMb(pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function run(label: string, redisUrl: string | null): Promise<Result> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-bench-'));
+  const env: Record<string, string> = {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    DATA_DIR: dataDir,
+    STATIC_DIR: path.join(dataDir, 'no-client'),
+    LOG_LEVEL: 'warn',
+    // Two feeds (rofex, tv) share the rate.
+    SIM_TICKS_PER_SECOND: String(Math.round(RATE / 2)),
+  };
+  if (redisUrl) Object.assign(env, { REDIS_URL: redisUrl, REDIS_PREFIX: `visores-bench-${randomBytes(4).toString('hex')}:` });
+  const { child, port } = await startServer(env);
+  const base = `http://127.0.0.1:${port}/api`;
+  try {
+    const post = async (p: string, body: unknown, token?: string) =>
+      (await fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+    const { token } = (await post('/login', { username: 'demo', password: 'demo1234' })) as { token: string };
+    const { token: adminToken } = (await post('/login', { username: 'admin', password: 'admin1234' })) as { token: string };
+    const instruments = ((await (await fetch(`${base}/visores/primary/instruments`, { headers: { authorization: `Bearer ${token}` } })).json()) as { instruments: { instrumentId: { symbol: string } }[] }).instruments.map((i) => i.instrumentId.symbol);
+    const stats = async () => ((await (await fetch(`${base}/admin/feeds`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as { stats: { coalesced: number; published: number } }).stats;
+
+    const random = seededRandom(7);
+    const latencies = new Float64Array(64 * 1024 * 1024 / 8);
+    let latencyCount = 0;
+    let measuring = false;
+    let messages = 0;
+    let updates = 0;
+    const sockets: WebSocket[] = [];
+
+    // Connect in batches so the accept queue is not flooded.
+    for (let i = 0; i < CLIENTS; i += 50) {
+      await Promise.all(
+        Array.from({ length: Math.min(50, CLIENTS - i) }, () =>
+          new Promise<void>((resolve, reject) => {
+            const socket = new WebSocket(`ws://127.0.0.1:${port}/ws/market`, { perMessageDeflate: false });
+            sockets.push(socket);
+            const wanted = new Set<string>();
+            while (wanted.size < PER_CLIENT) wanted.add(instruments[Math.floor(random() * instruments.length)]!);
+            socket.on('open', () => socket.send(JSON.stringify({ action: 'auth', token })));
+            socket.on('error', reject);
+            socket.on('message', (raw) => {
+              const message = JSON.parse(String(raw)) as Record<string, { md?: { LA?: { date?: number } } }> & { event?: string };
+              if (message.event === 'authenticated') {
+                for (const symbol of wanted) socket.send(JSON.stringify({ action: 'subscribe', symbol }));
+                resolve();
+                return;
+              }
+              if (!measuring || message.event) return;
+              const received = Date.now();
+              messages += 1;
+              for (const key in message) {
+                if (key === 'requestId') continue;
+                updates += 1;
+                const tickTime = message[key]!.md?.LA?.date;
+                if (tickTime != null && latencyCount < latencies.length) latencies[latencyCount++] = received - tickTime;
+              }
+            });
+          }),
+        ),
+      );
+    }
+    await new Promise((r) => setTimeout(r, 2000)); // snapshots delivered, steady state
+    const before = await stats();
+    const cpuBefore = cpuSeconds(child.pid!);
+    const started = Date.now();
+    measuring = true;
+    await new Promise((r) => setTimeout(r, SECONDS * 1000));
+    measuring = false;
+    const elapsed = (Date.now() - started) / 1000;
+    const cpu = ((cpuSeconds(child.pid!) - cpuBefore) / elapsed) * 100;
+    const after = await stats();
+    const rss = peakRssMb(child.pid!);
+    for (const socket of sockets) socket.terminate();
+    const sorted = latencies.slice(0, latencyCount).sort();
+    return {
+      label,
+      clients: CLIENTS,
+      messagesPerSecond: messages / elapsed,
+      updatesPerSecond: updates / elapsed,
+      p50: percentile(sorted, 50),
+      p99: percentile(sorted, 99),
+      coalesced: after.coalesced - before.coalesced,
+      published: after.published - before.published,
+      cpuPercent: cpu,
+      peakRssMb: rss,
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function redisReachable(url: string): Promise<boolean> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+const results: Result[] = [];
+console.log(`fan-out: ${CLIENTS} clients × ${PER_CLIENT} symbols of 500, ${RATE} ticks/s, ${SECONDS} s per run`);
+results.push(await run('in-process', null));
+if (!values['skip-redis']) {
+  if (await redisReachable(values.redis!)) results.push(await run('redis', values.redis!));
+  else console.log(`Redis at ${values.redis} is not reachable: the Redis run is skipped`);
+}
+const fixed = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
+console.log('\nrun         msgs/s    updates/s  p50 ms  p99 ms  coalesced  ticks published  server CPU %  peak RSS MB');
+for (const r of results) {
+  console.log(
+    `${r.label.padEnd(10)} ${fixed(r.messagesPerSecond).padStart(8)} ${fixed(r.updatesPerSecond).padStart(11)} ${fixed(r.p50).padStart(7)} ${fixed(r.p99).padStart(7)} ${String(r.coalesced).padStart(10)} ${String(r.published).padStart(16)} ${fixed(r.cpuPercent).padStart(12)} ${fixed(r.peakRssMb).padStart(12)}`,
+  );
+}

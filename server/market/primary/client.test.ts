@@ -1,0 +1,459 @@
+// The Primary API connector against the local fake exchange (tests/fakes/primaryServer.ts).
+// Waits are polls on a condition; the backoff and debounce are short so nothing sleeps long.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MarketUpdate } from '../../../src/protocol/market.js';
+import { MARKET_DATA_ENTRIES } from '../../../src/protocol/market.js';
+import { startFakePrimary, type FakePrimaryServer } from '../../../tests/fakes/primaryServer.js';
+import { createPrimaryClient, PrimaryError, type PrimaryClient, type PrimaryClientOptions } from './client.js';
+import { normalizeMarketData, toMarketUpdate } from './normalize.js';
+import type { PrimaryOrderReport, PrimaryOrderReportMessage, StreamStatus } from './types.js';
+
+const DLR = 'DLR/DIC26';
+const DLR2 = 'DLR/ENE27';
+const GGAL = 'MERV - XMEV - GGAL - 24hs';
+
+async function waitUntil<T>(probe: () => T | null | undefined | false, what: string, timeoutMs = 3_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== null && value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+function orderReport(account: string, clOrdId: string): PrimaryOrderReport {
+  return {
+    orderId: `O-${clOrdId}`,
+    clOrdId,
+    proprietary: 'PBCP',
+    execId: `E-${clOrdId}`,
+    accountId: { id: account },
+    instrumentId: { marketId: 'ROFX', symbol: DLR },
+    price: 1520.5,
+    orderQty: 3,
+    ordType: 'LIMIT',
+    side: 'BUY',
+    timeInForce: 'DAY',
+    transactTime: '20260302-13:11:04.214-0300',
+    avgPx: 0,
+    lastPx: 0,
+    lastQty: 0,
+    cumQty: 0,
+    leavesQty: 3,
+    status: 'NEW',
+    text: 'Aceptada',
+  };
+}
+
+let fake: FakePrimaryServer;
+const openClients: PrimaryClient[] = [];
+
+beforeEach(async () => {
+  fake = await startFakePrimary();
+});
+
+afterEach(async () => {
+  for (const client of openClients.splice(0)) client.close();
+  await fake.close();
+});
+
+function makeClient(overrides: Partial<PrimaryClientOptions> = {}) {
+  const logs: string[] = [];
+  const client = createPrimaryClient({
+    baseUrl: fake.baseUrl,
+    username: fake.credentials.username,
+    password: fake.credentials.password,
+    logger: {
+      info: (message) => logs.push(`info ${message}`),
+      warn: (message) => logs.push(`warn ${message}`),
+      error: (message) => logs.push(`error ${message}`),
+    },
+    backoff: { initialMs: 10, maxMs: 40 },
+    debounceMs: 20,
+    ...overrides,
+  });
+  openClients.push(client);
+  const updates: MarketUpdate[] = [];
+  const states: StreamStatus[] = [];
+  client.marketData.onUpdate((update) => updates.push(update));
+  client.marketData.onState((status) => states.push(status));
+  const updatesFor = (symbol: string) => updates.filter((update) => update.instrumentId.symbol === symbol);
+  return { client, logs, updates, states, updatesFor };
+}
+
+describe('authentication', () => {
+  it('gets a token with X-Username / X-Password and sends it as X-Auth-Token on REST calls', async () => {
+    const { client } = makeClient();
+    const token = await client.authenticate();
+    expect(token.length).toBeGreaterThan(10);
+    expect(fake.stats.tokensIssued).toBe(1);
+
+    const accounts = await client.accounts();
+    expect(accounts.map((account) => account.name)).toEqual(['REM2747']);
+    const last = fake.requests.at(-1);
+    expect(last?.path).toBe('/rest/accounts');
+    expect(last?.token).toBe(token);
+    expect(fake.stats.tokensIssued).toBe(1);
+  });
+
+  it('fails with a typed error that names the user and never the password', async () => {
+    const password = 'wrong-secret-7781';
+    const { client, logs } = makeClient({ password });
+    const error = await client.authenticate().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PrimaryError);
+    expect(error).toMatchObject({ code: 'auth_failed', status: 401 });
+    expect((error as PrimaryError).message).toContain(fake.credentials.username);
+    await expect(client.accounts()).rejects.toMatchObject({ code: 'auth_failed' });
+    expect(fake.stats.authFailures).toBe(2);
+    expect(`${(error as PrimaryError).message} ${logs.join(' ')}`).not.toContain(password);
+  });
+
+  it('shares one getToken between concurrent calls', async () => {
+    const { client } = makeClient();
+    const results = await Promise.all([client.accounts(), client.instruments(), client.positions('REM2747')]);
+    expect(results.map((list) => list.length)).toEqual([1, 4, 1]);
+    expect(fake.stats.tokensIssued).toBe(1);
+  });
+
+  it('reports an unreachable server as a network error', async () => {
+    const closed = await startFakePrimary();
+    await closed.close();
+    const { client } = makeClient({ baseUrl: closed.baseUrl, requestTimeoutMs: 2_000 });
+    await expect(client.authenticate()).rejects.toMatchObject({ code: 'network' });
+  });
+});
+
+describe('REST', () => {
+  it('returns the instrument, position, trade and snapshot records', async () => {
+    const { client } = makeClient();
+    const instruments = await client.instruments();
+    const dollar = instruments.find((detail) => detail.instrumentId.symbol === DLR);
+    expect(dollar).toMatchObject({ maturityDate: '20261231', contractMultiplier: 1000, currency: 'ARS', minPriceIncrement: 0.5 });
+
+    const positions = await client.positions('REM2747');
+    expect(positions[0]).toMatchObject({ symbol: DLR, buySize: 10, buyPrice: 1510 });
+
+    const trades = await client.trades(DLR, '2026-03-02');
+    expect(trades).toHaveLength(3);
+    expect(trades[0]).toMatchObject({ symbol: DLR, price: 1520, size: 1 });
+    expect(fake.requests.at(-1)?.query.get('date')).toBe('2026-03-02');
+    await expect(client.trades(DLR, '02/03/2026')).rejects.toThrow(/YYYY-MM-DD/);
+
+    const snapshot = await client.marketDataSnapshot(DLR, ['BI', 'OF', 'LA'], 2);
+    const request = fake.requests.at(-1);
+    expect(request?.query.get('entries')).toBe('BI,OF,LA');
+    expect(request?.query.get('symbol')).toBe(DLR);
+    expect(snapshot.instrumentId).toEqual({ marketId: 'ROFX', symbol: DLR });
+    expect(Object.keys(snapshot.marketData).sort()).toEqual(['BI', 'LA', 'OF']);
+    expect(snapshot.marketData.BI).toEqual((fake.marketData(DLR)?.BI as unknown[]).slice(0, 2));
+    expect(snapshot.depth).toBe(2);
+  });
+
+  it('works with a base URL without the trailing slash and paths with a leading one', async () => {
+    const { client } = makeClient({ baseUrl: fake.baseUrl.replace(/\/$/, '') });
+    const body = await client.rest<{ instruments: unknown[] }>('/rest/instruments/all');
+    expect(body.instruments).toHaveLength(4);
+    expect(fake.requests.at(-1)?.path).toBe('/rest/instruments/all');
+  });
+
+  it('renews the token after a 401 and retries once', async () => {
+    const { client } = makeClient();
+    await client.accounts();
+    fake.expireTokens();
+    const accounts = await client.accounts();
+    expect(accounts).toHaveLength(1);
+    expect(fake.stats.tokensIssued).toBe(2);
+    const statuses = fake.requests.filter((r) => r.path === '/rest/accounts').map((r) => r.status);
+    expect(statuses).toEqual([200, 401, 200]);
+  });
+
+  it('gives up with "unauthorized" when the fresh token is refused too', async () => {
+    const { client } = makeClient();
+    fake.rejectAllTokens = true;
+    await expect(client.accounts()).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
+    expect(fake.requests.filter((r) => r.path === '/rest/accounts')).toHaveLength(2);
+  });
+
+  it('turns an HTTP 200 {status:"ERROR"} body into an error carrying the description', async () => {
+    const { client } = makeClient();
+    const error = await client.marketDataSnapshot('NOPE/XX').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PrimaryError);
+    expect(error).toMatchObject({ code: 'api_error', description: "Product NOPE/XX:ROFX don't exist" });
+    expect((error as Error).message).toContain("Product NOPE/XX:ROFX don't exist");
+    await expect(client.positions('REM0000')).rejects.toMatchObject({ description: 'Account REM0000 not found' });
+  });
+});
+
+describe('market data normalization', () => {
+  it('keeps the known entries present, each checked, and wraps the lenient shapes', () => {
+    const data = normalizeMarketData({
+      BI: null,
+      OF: [{ price: '10.5', size: 3 }, { price: 'x', size: 1 }],
+      LA: null,
+      CL: 1500,
+      OI: { size: 12, date: 5 },
+      TV: '123',
+      EV: 99,
+    });
+    expect(data).toEqual({ BI: [], OF: [{ price: 10.5, size: 3 }], LA: null, CL: { price: 1500 }, OI: { size: 12, date: 5 }, TV: 123 });
+  });
+
+  it('needs a symbol, and takes the clock when the message has no timestamp', () => {
+    expect(toMarketUpdate({ type: 'Md', marketData: {} }, () => 1)).toBeNull();
+    expect(toMarketUpdate({ type: 'Md', instrumentId: { symbol: DLR }, marketData: { HI: 2 } }, () => 42)).toEqual({
+      instrumentId: { marketId: 'ROFX', symbol: DLR },
+      marketData: { HI: 2 },
+      timestamp: 42,
+    });
+  });
+});
+
+describe('market data stream', () => {
+  it('subscribes with smd and delivers the snapshot as a MarketUpdate', async () => {
+    const { client, updatesFor, states } = makeClient();
+    expect(client.marketData.state().state).toBe('idle');
+    client.marketData.subscribe([DLR]);
+    const [snapshot] = await waitUntil(() => updatesFor(DLR).length > 0 && updatesFor(DLR), 'the snapshot');
+
+    expect(snapshot?.instrumentId).toEqual({ marketId: 'ROFX', symbol: DLR });
+    const exchange = fake.marketData(DLR);
+    expect(snapshot?.marketData.BI).toEqual(exchange?.BI);
+    expect(snapshot?.marketData.OF).toEqual(exchange?.OF);
+    expect(snapshot?.marketData.LA).toEqual(exchange?.LA);
+    expect(snapshot?.marketData.OI).toEqual({ size: 56_789, date: expect.any(Number) });
+    expect(fake.smdRequests()).toEqual([{ connection: 1, symbols: [DLR], entries: [...MARKET_DATA_ENTRIES], depth: 5 }]);
+    expect(fake.received[0]?.message).toMatchObject({ type: 'smd', level: 1, products: [{ symbol: DLR, marketId: 'ROFX' }] });
+    expect(states.map((status) => status.state).slice(0, 2)).toEqual(['connecting', 'open']);
+    expect(client.marketData.state()).toMatchObject({ state: 'open', subscribedSymbols: 1, updatesReceived: 1 });
+  });
+
+  it('accepts market data typed "md" in lower case', async () => {
+    fake.mdType = 'md';
+    const { client, updatesFor } = makeClient();
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'a lower-case md snapshot');
+    fake.push(DLR, { HI: 1600 });
+    const last = await waitUntil(() => updatesFor(DLR)[1], 'a lower-case md update');
+    expect(last.marketData.HI).toBe(1600);
+  });
+
+  it('delivers pushed updates, each a full refresh of the subscribed entries', async () => {
+    const { client, updatesFor } = makeClient();
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    expect(fake.push(DLR, { LA: { price: 1530.5, size: 7, date: 1_770_000_000_000 } })).toBe(1);
+    const update = await waitUntil(() => updatesFor(DLR)[1], 'the pushed update');
+    expect(update.marketData.LA).toEqual({ price: 1530.5, size: 7, date: 1_770_000_000_000 });
+    expect(update.marketData.BI).toHaveLength(5);
+    expect(client.marketData.state().updatesReceived).toBe(2);
+  });
+
+  it('reports an unknown product and goes on with the others on the same socket', async () => {
+    const { client, updatesFor, states, logs } = makeClient();
+    client.marketData.subscribe(['NOPE/XX', DLR]);
+    const description = "Product NOPE/XX:ROFX don't exist";
+    await waitUntil(() => client.marketData.state().lastError === description, 'the product error');
+    expect(states.some((status) => status.lastError === description)).toBe(true);
+    expect(logs.some((line) => line.startsWith('warn') && line.includes(description))).toBe(true);
+
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot of the known product');
+    fake.push(DLR, { HI: 1601 });
+    await waitUntil(() => updatesFor(DLR)[1]?.marketData.HI === 1601, 'an update after the error');
+    expect(fake.stats.upgrades).toBe(1);
+    expect(client.marketData.state().state).toBe('open');
+  });
+
+  it('logs and skips messages that are not JSON or name no instrument', async () => {
+    const { client, updatesFor, logs } = makeClient();
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    fake.sendRaw('{not json');
+    fake.sendRaw(JSON.stringify({ type: 'Md', marketData: { HI: 1 } }));
+    fake.push(DLR, { HI: 1602 });
+    await waitUntil(() => updatesFor(DLR)[1]?.marketData.HI === 1602, 'the update after the bad messages');
+    expect(logs.some((line) => line.includes('not JSON: {not json'))).toBe(true);
+    expect(logs.some((line) => line.includes('without instrumentId.symbol'))).toBe(true);
+    expect(client.marketData.state()).toMatchObject({ state: 'open', updatesReceived: 2 });
+  });
+
+  it('sends one smd with every symbol of a burst of subscribes', async () => {
+    const { client, updatesFor } = makeClient();
+    client.marketData.subscribe([DLR]);
+    client.marketData.subscribe([DLR2]);
+    client.marketData.subscribe([GGAL, DLR]);
+    await waitUntil(() => [DLR, DLR2, GGAL].every((symbol) => updatesFor(symbol).length === 1), 'three snapshots');
+    const requests = fake.smdRequests();
+    expect(requests).toHaveLength(1);
+    expect(requests[0]?.symbols.sort()).toEqual([DLR, DLR2, GGAL].sort());
+    expect(fake.stats.upgrades).toBe(1);
+    expect(client.marketData.symbols()).toEqual([DLR, DLR2, GGAL].sort());
+  });
+
+  it('subscribes symbols added later on the open connection', async () => {
+    const { client, updatesFor } = makeClient();
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the first snapshot');
+    client.marketData.subscribe([DLR2]);
+    client.marketData.subscribe([GGAL]);
+    await waitUntil(() => updatesFor(DLR2).length === 1 && updatesFor(GGAL).length === 1, 'the added snapshots');
+    // One more smd for both, debounced, and only the added symbols in it.
+    expect(fake.smdRequests().map((request) => request.symbols)).toEqual([[DLR], [DLR2, GGAL]]);
+    expect(fake.stats.upgrades).toBe(1);
+    expect(updatesFor(DLR)).toHaveLength(1);
+  });
+
+  it('unsubscribing renews the connection with the remaining symbols and stops the removed one', async () => {
+    const { client, updatesFor } = makeClient();
+    client.marketData.subscribe([DLR, DLR2]);
+    await waitUntil(() => updatesFor(DLR).length === 1 && updatesFor(DLR2).length === 1, 'both snapshots');
+
+    client.marketData.unsubscribe([DLR2]);
+    // Still on the old connection: the exchange sends it, the client drops it.
+    fake.push(DLR2, { HI: 1700 });
+    const renewed = await waitUntil(() => fake.smdRequests().find((request) => request.connection === 2), 'the new smd');
+    expect(renewed.symbols).toEqual([DLR]);
+    await waitUntil(() => fake.openSockets() === 1 && updatesFor(DLR).length === 2, 'the new snapshot, one socket');
+
+    expect(fake.push(DLR2, { HI: 1701 })).toBe(0);
+    fake.push(DLR, { HI: 1603 });
+    await waitUntil(() => updatesFor(DLR).at(-1)?.marketData.HI === 1603, 'an update of the kept symbol');
+    expect(updatesFor(DLR2)).toHaveLength(1);
+    expect(client.marketData.state()).toMatchObject({ state: 'open', subscribedSymbols: 1 });
+  });
+
+  it('closes the socket and goes idle when nothing is wanted', async () => {
+    const { client, updatesFor } = makeClient();
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    client.marketData.unsubscribe([DLR]);
+    await waitUntil(() => client.marketData.state().state === 'idle' && fake.openSockets() === 0, 'idle, socket closed');
+    client.marketData.subscribe([DLR2]);
+    await waitUntil(() => updatesFor(DLR2).length === 1, 'a snapshot on a new connection');
+    expect(fake.stats.upgrades).toBe(2);
+  });
+
+  it('reconnects with backoff after the sockets drop and subscribes the set again', async () => {
+    const { client, updatesFor, states } = makeClient();
+    client.marketData.subscribe([DLR, GGAL]);
+    await waitUntil(() => updatesFor(DLR).length === 1 && updatesFor(GGAL).length === 1, 'both snapshots');
+    fake.dropSockets();
+    const again = await waitUntil(() => fake.smdRequests().find((request) => request.connection === 2), 'the smd after reconnecting');
+    expect(again.symbols.sort()).toEqual([DLR, GGAL].sort());
+    expect(states.some((status) => status.state === 'reconnecting')).toBe(true);
+    expect(client.marketData.state().lastError).toMatch(/closed/);
+
+    await waitUntil(() => updatesFor(DLR).length === 2, 'the snapshot after reconnecting');
+    fake.push(GGAL, { HI: 6600 });
+    await waitUntil(() => updatesFor(GGAL).at(-1)?.marketData.HI === 6600, 'updates resuming');
+    expect(client.marketData.state().state).toBe('open');
+  });
+
+  it('gets a new token when the upgrade is refused with 401', async () => {
+    const { client, updatesFor } = makeClient();
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    fake.expireTokens();
+    fake.dropSockets();
+    await waitUntil(() => fake.stats.upgrades === 2 && updatesFor(DLR).length === 2, 'a new connection and snapshot');
+    expect(fake.stats.refusedUpgrades).toBeGreaterThanOrEqual(1);
+    expect(fake.stats.tokensIssued).toBe(2);
+    fake.push(DLR, { HI: 1604 });
+    await waitUntil(() => updatesFor(DLR).at(-1)?.marketData.HI === 1604, 'updates resuming');
+  });
+
+  it('keeps retrying while the credentials are refused, with the password in no message', async () => {
+    const password = 'not-the-password-5519';
+    const { client, logs } = makeClient({ password });
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => fake.stats.authFailures >= 3, 'three authentication attempts');
+    const status = client.marketData.state();
+    expect(status.state).toBe('reconnecting');
+    expect(status.lastError).toMatch(/HTTP 401/);
+    expect(`${status.lastError} ${logs.join(' ')}`).not.toContain(password);
+    expect(fake.stats.upgrades).toBe(0);
+  });
+
+  it('stops for good on close()', async () => {
+    const { client, updatesFor, logs } = makeClient();
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    client.marketData.close();
+    expect(client.marketData.state().state).toBe('closed');
+    await waitUntil(() => fake.openSockets() === 0, 'the socket closed at the server');
+    client.marketData.subscribe([DLR2]);
+    // Absence of a reconnect can only be shown by waiting: several times the longest backoff (40 ms).
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(fake.stats.upgrades).toBe(1);
+    expect(client.marketData.state().state).toBe('closed');
+    expect(logs.some((line) => line.includes('subscribe after close ignored'))).toBe(true);
+  });
+
+  it('close() while waiting to reconnect cancels the reconnect', async () => {
+    const { client, updatesFor } = makeClient({ backoff: { initialMs: 60, maxMs: 60 } });
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    fake.dropSockets();
+    await waitUntil(() => client.marketData.state().state === 'reconnecting', 'reconnecting');
+    client.close();
+    // Several times the backoff (60 ms): a pending reconnect would have happened by then.
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    expect(fake.stats.upgrades).toBe(1);
+    expect(client.marketData.state().state).toBe('closed');
+  });
+
+  it('pings the server on the interval', async () => {
+    const { client, updatesFor } = makeClient({ pingIntervalMs: 100 });
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    await waitUntil(() => fake.stats.pings >= 2, 'two pings');
+    // Pongs came back: the connection was never dropped as dead.
+    expect(fake.stats.upgrades).toBe(1);
+    expect(client.marketData.state().state).toBe('open');
+  });
+
+  it('keeps delivering to other listeners when one throws', async () => {
+    const { client, updatesFor, logs } = makeClient();
+    client.marketData.onUpdate(() => {
+      throw new Error('listener bug');
+    });
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    fake.push(DLR, { HI: 1605 });
+    await waitUntil(() => updatesFor(DLR).length === 2, 'the next update');
+    expect(logs.some((line) => line.includes('listener bug'))).toBe(true);
+  });
+});
+
+describe('order reports', () => {
+  it('subscribes accounts with os and routes or reports to their listeners', async () => {
+    const { client } = makeClient();
+    const first: PrimaryOrderReportMessage[] = [];
+    const second: PrimaryOrderReportMessage[] = [];
+    const stopFirst = client.orderReports.subscribe(['REM2747'], (message) => first.push(message));
+    await waitUntil(
+      () => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","accounts":[{"id":"REM2747"}]}'),
+      'the os message',
+    );
+    expect(fake.pushOrderReport(orderReport('REM2747', 'A1'))).toBe(1);
+    await waitUntil(() => first.length > 0, 'a report');
+    expect(first[0]).toMatchObject({ type: 'or', orderReport: { clOrdId: 'A1', status: 'NEW', accountId: { id: 'REM2747' } } });
+    expect(typeof first[0]?.timestamp).toBe('number');
+
+    client.orderReports.subscribe(['REM9999'], (message) => second.push(message));
+    await waitUntil(
+      () => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","accounts":[{"id":"REM9999"}]}'),
+      'the os for the added account',
+    );
+    fake.pushOrderReport(orderReport('REM9999', 'B1'));
+    await waitUntil(() => second.length === 1, 'the report of the second account');
+    expect(first.map((message) => message.orderReport.clOrdId)).toEqual(['A1']);
+
+    stopFirst();
+    fake.pushOrderReport(orderReport('REM2747', 'A2'));
+    fake.pushOrderReport(orderReport('REM9999', 'B2'));
+    await waitUntil(() => second.length === 2, 'the barrier report');
+    expect(first.map((message) => message.orderReport.clOrdId)).toEqual(['A1']);
+    expect(client.orderReports.state()).toMatchObject({ state: 'open', updatesReceived: 4 });
+  });
+});

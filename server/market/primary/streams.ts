@@ -1,0 +1,310 @@
+// The two websocket streams of the Primary API, each on its own reconnecting socket:
+// market data (`smd` → `Md`) and order reports (`os` → `or`).
+//
+// The protocol has no unsubscribe. Symbols added while a connection is open are subscribed
+// with one more `smd` on it (subscriptions add up on a connection), so the other symbols keep
+// flowing; removing symbols stops their delivery at once and renews the connection with the
+// remaining set after the debounce window, so a burst of changes costs one reconnect.
+import type { MarketDataEntry, MarketUpdate } from '../../../src/protocol/market.js';
+import { createPrimarySocket, type PrimarySocket } from './socket.js';
+import { errorDescription, isMessageType, isRecord, toMarketUpdate, toOrderReportMessage } from './normalize.js';
+import {
+  PRIMARY_MARKET_ID,
+  type BackoffOptions,
+  type MarketDataStream,
+  type OrderReportStream,
+  type PrimaryLogger,
+  type PrimaryOrderReportMessage,
+  type StreamStateName,
+  type StreamStatus,
+  type TokenSource,
+} from './types.js';
+
+export interface StreamDeps {
+  wsUrl: string;
+  tokens: TokenSource;
+  logger: PrimaryLogger;
+  backoff: BackoffOptions;
+  pingIntervalMs: number;
+  now: () => number;
+}
+
+export interface MarketDataStreamOptions extends StreamDeps {
+  debounceMs: number;
+  entries: readonly MarketDataEntry[];
+  depth: number;
+}
+
+/** Calls each listener, so one that throws neither stops the others nor the socket. */
+function notifyAll<T>(listeners: Iterable<(value: T) => void>, value: T, logger: PrimaryLogger, what: string): void {
+  for (const listener of listeners) {
+    try {
+      listener(value);
+    } catch (error) {
+      logger.error(`Primary ${what} listener failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+function difference(a: Iterable<string>, b: Set<string>): string[] {
+  return [...a].filter((item) => !b.has(item));
+}
+
+/** Status bookkeeping shared by both streams. */
+function createStatus(socketState: () => StreamStateName) {
+  const listeners = new Set<(status: StreamStatus) => void>();
+  let lastError: string | null = null;
+  return {
+    listeners,
+    setError(message: string) {
+      lastError = message;
+    },
+    snapshot(subscribedSymbols: number, updatesReceived: number, lastUpdateAt: number | null): StreamStatus {
+      return { state: socketState(), lastError, subscribedSymbols, updatesReceived, lastUpdateAt };
+    },
+  };
+}
+
+export function createMarketDataStream(options: MarketDataStreamOptions): MarketDataStream {
+  const { logger, now } = options;
+  const wanted = new Set<string>();
+  /** The symbols subscribed on the current connection. */
+  let onConnection = new Set<string>();
+  const updateListeners = new Set<(update: MarketUpdate) => void>();
+  let updatesReceived = 0;
+  let lastUpdateAt: number | null = null;
+  let debounceTimer: NodeJS.Timeout | null = null;
+  let closed = false;
+
+  const smd = (symbols: Iterable<string>) => ({
+    type: 'smd',
+    level: 1,
+    entries: [...options.entries],
+    products: [...symbols].map((symbol) => ({ symbol, marketId: PRIMARY_MARKET_ID })),
+    depth: options.depth,
+  });
+
+  const status = createStatus(() => socket.state());
+  const state = () => status.snapshot(wanted.size, updatesReceived, lastUpdateAt);
+  const announce = () => notifyAll(status.listeners, state(), logger, 'market data state');
+
+  const handleMessage = (message: unknown) => {
+    if (!isRecord(message)) {
+      logger.warn('Primary market data: skipped a message that is not an object');
+      return;
+    }
+    if (isMessageType(message, 'md')) {
+      const update = toMarketUpdate(message, now);
+      if (!update) {
+        logger.warn('Primary market data: skipped an Md message without instrumentId.symbol');
+        return;
+      }
+      // Removed symbols stop here, before the connection is renewed without them.
+      if (!wanted.has(update.instrumentId.symbol)) return;
+      updatesReceived++;
+      lastUpdateAt = now();
+      notifyAll(updateListeners, update, logger, 'market data');
+      return;
+    }
+    if (message.type == null && message.status === 'ERROR') {
+      const description = errorDescription(message);
+      logger.warn(`Primary market data: the exchange answered ERROR: ${description}`);
+      status.setError(description);
+      announce();
+    }
+    // Other types (e.g. `or` on this socket) are not this stream's business.
+  };
+
+  const socket: PrimarySocket = createPrimarySocket({
+    name: 'market data',
+    url: options.wsUrl,
+    tokens: options.tokens,
+    logger,
+    backoff: options.backoff,
+    pingIntervalMs: options.pingIntervalMs,
+    onOpen(send) {
+      onConnection = new Set(wanted);
+      if (wanted.size > 0) send(smd(wanted));
+    },
+    onMessage: handleMessage,
+    onState: announce,
+    onError(message) {
+      status.setError(message);
+      announce();
+    },
+  });
+
+  const apply = () => {
+    debounceTimer = null;
+    if (closed) return;
+    if (wanted.size === 0) {
+      socket.stop();
+      onConnection = new Set();
+      return;
+    }
+    if (socket.state() === 'idle') {
+      socket.start();
+      return;
+    }
+    // Connecting or reconnecting: the next open subscribes the whole current set.
+    if (!socket.isOpen()) return;
+    const removed = difference(onConnection, wanted);
+    if (removed.length > 0) {
+      logger.info(`Primary market data: renewing the connection without ${removed.join(', ')}`);
+      socket.restart();
+      return;
+    }
+    const added = difference(wanted, onConnection);
+    if (added.length > 0 && socket.send(smd(added))) {
+      for (const symbol of added) onConnection.add(symbol);
+    }
+  };
+
+  const scheduleApply = () => {
+    if (debounceTimer || closed) return;
+    debounceTimer = setTimeout(apply, options.debounceMs);
+  };
+
+  return {
+    subscribe(symbols) {
+      if (closed) {
+        logger.warn('Primary market data: subscribe after close ignored');
+        return;
+      }
+      let changed = false;
+      for (const raw of symbols) {
+        const symbol = raw.trim();
+        if (symbol === '' || wanted.has(symbol)) continue;
+        wanted.add(symbol);
+        changed = true;
+      }
+      if (changed) scheduleApply();
+    },
+    unsubscribe(symbols) {
+      let changed = false;
+      for (const raw of symbols) changed = wanted.delete(raw.trim()) || changed;
+      if (changed) scheduleApply();
+    },
+    onUpdate(listener) {
+      updateListeners.add(listener);
+      return () => updateListeners.delete(listener);
+    },
+    onState(listener) {
+      status.listeners.add(listener);
+      return () => status.listeners.delete(listener);
+    },
+    state,
+    symbols: () => [...wanted].sort(),
+    close() {
+      if (closed) return;
+      closed = true;
+      if (debounceTimer) clearTimeout(debounceTimer);
+      debounceTimer = null;
+      socket.close();
+    },
+  };
+}
+
+interface OrderReportSubscription {
+  accounts: Set<string>;
+  listener: (message: PrimaryOrderReportMessage) => void;
+}
+
+export function createOrderReportStream(options: StreamDeps): OrderReportStream {
+  const { logger, now } = options;
+  const subscriptions = new Set<OrderReportSubscription>();
+  /** The accounts subscribed on the current connection. */
+  let onConnection = new Set<string>();
+  let reportsReceived = 0;
+  let lastReportAt: number | null = null;
+  let closed = false;
+
+  const wantedAccounts = () => {
+    const accounts = new Set<string>();
+    for (const subscription of subscriptions) for (const account of subscription.accounts) accounts.add(account);
+    return accounts;
+  };
+  const os = (accounts: Iterable<string>) => ({ type: 'os', accounts: [...accounts].map((id) => ({ id })) });
+
+  const status = createStatus(() => socket.state());
+  const state = () => status.snapshot(wantedAccounts().size, reportsReceived, lastReportAt);
+
+  const handleMessage = (message: unknown) => {
+    if (!isRecord(message)) return;
+    if (isMessageType(message, 'or')) {
+      const report = toOrderReportMessage(message, now);
+      if (!report) {
+        logger.warn('Primary order reports: skipped an or message without orderReport.accountId.id');
+        return;
+      }
+      reportsReceived++;
+      lastReportAt = now();
+      for (const subscription of subscriptions) {
+        if (!subscription.accounts.has(report.orderReport.accountId.id)) continue;
+        notifyAll([subscription.listener], report, logger, 'order report');
+      }
+      return;
+    }
+    if (message.type == null && message.status === 'ERROR') {
+      const description = errorDescription(message);
+      logger.warn(`Primary order reports: the exchange answered ERROR: ${description}`);
+      status.setError(description);
+    }
+  };
+
+  const socket: PrimarySocket = createPrimarySocket({
+    name: 'order reports',
+    url: options.wsUrl,
+    tokens: options.tokens,
+    logger,
+    backoff: options.backoff,
+    pingIntervalMs: options.pingIntervalMs,
+    onOpen(send) {
+      onConnection = wantedAccounts();
+      if (onConnection.size > 0) send(os(onConnection));
+    },
+    onMessage: handleMessage,
+    onState: () => {},
+    onError: (message) => status.setError(message),
+  });
+
+  const apply = () => {
+    if (closed) return;
+    const wanted = wantedAccounts();
+    if (wanted.size === 0) {
+      socket.stop();
+      onConnection = new Set();
+      return;
+    }
+    if (socket.state() === 'idle') {
+      socket.start();
+      return;
+    }
+    // Accounts no longer wanted are filtered on delivery; they cost no reconnect.
+    const added = difference(wanted, onConnection);
+    if (added.length > 0 && socket.isOpen() && socket.send(os(added))) {
+      for (const account of added) onConnection.add(account);
+    }
+  };
+
+  return {
+    subscribe(accounts, listener) {
+      if (closed) {
+        logger.warn('Primary order reports: subscribe after close ignored');
+        return () => {};
+      }
+      const subscription: OrderReportSubscription = { accounts: new Set(accounts), listener };
+      subscriptions.add(subscription);
+      apply();
+      return () => {
+        subscriptions.delete(subscription);
+        apply();
+      };
+    },
+    state,
+    close() {
+      closed = true;
+      socket.close();
+    },
+  };
+}
