@@ -1,9 +1,9 @@
 // The built-in paper broker: every user gets a demo account whose positions are valued at
 // the simulated market and which fills a small order now and then at market prices.
-import { createHash } from 'node:crypto';
 import type { Fill, Position, PositionsSnapshot } from '../../src/protocol/broker.js';
 import type { Catalogue, Instrument } from '../market/catalogue.js';
 import { hashText, roundToTick, seededRandom } from '../market/random.js';
+import { snapshotOf } from './source.js';
 
 export interface PriceSource {
   /** Last traded price of an instrument (exchange form). */
@@ -139,8 +139,7 @@ export function createPaperAccount(account: string, catalogue: Catalogue, prices
           originalSellPrice: round2(sellPrice),
         };
       });
-      const etag = createHash('sha256').update(JSON.stringify(positions)).digest('base64url').slice(0, 16);
-      return { account, broker: 'primary', as_of: new Date(now()).toISOString(), etag, positions };
+      return snapshotOf(account, positions, now());
     },
   };
 }

@@ -6,14 +6,18 @@ import { PAPER_BROKER_URL, type Fill, type PositionsSnapshot } from '../../src/p
 import type { UserRow } from '../db/schema.js';
 import { HttpError } from '../http/errors.js';
 import type { MarketService } from '../market/service.js';
+import { createPrimaryClient } from '../market/primary/client.js';
+import { PrimaryError, type PrimaryClient } from '../market/primary/types.js';
 import { createPaperAccount, paperAccountName, type PaperAccount } from './paper.js';
+import { paperSource, primarySource, type AccountSource } from './source.js';
 
 export const BROKER_MESSAGES = {
   sessionNotFound: 'La sesión de broker no existe',
   accountNotFound: (account: string) => `La cuenta ${account} no existe o no es suya`,
   notWatched: (account: string) => `La cuenta ${account} no está siendo observada: llame antes a /watch`,
-  primaryUnavailable: `Por ahora solo está disponible el broker simulado (${PAPER_BROKER_URL})`,
   badUrl: 'La dirección del broker debe ser sim:// o una URL http(s)',
+  brokerRefused: (reason: string) => `El broker rechazó la conexión: ${reason}`,
+  brokerUnreachable: (reason: string) => `No se pudo conectar con el broker: ${reason}`,
 } as const;
 
 const REVALUE_EVERY_MS = 1000;
@@ -27,14 +31,19 @@ interface BrokerSession {
   url: string;
   accounts: string[];
   createdAt: number;
+  /** The Primary API client of a real broker session. */
+  client: PrimaryClient | null;
 }
 
 interface Watch {
   userId: string;
   account: string;
   sessionId: string;
-  paper: PaperAccount;
+  source: AccountSource & { trade?(): void };
   snapshot: PositionsSnapshot | null;
+  polledAt: number;
+  polling: boolean;
+  lastError: string | null;
   watchingFills: boolean;
   fillsReady: boolean;
   listeners: Set<(snapshot: PositionsSnapshot) => void>;
@@ -57,29 +66,57 @@ export function createBrokerService(market: MarketService, now: () => number) {
     return watch;
   }
 
-  function revalue(watch: Watch): void {
-    const snapshot = watch.paper.snapshot();
-    if (watch.snapshot?.etag === snapshot.etag) return;
-    watch.snapshot = snapshot;
-    for (const listener of watch.listeners) listener(snapshot);
+  /** Asks the source for positions; pushes the snapshot when its etag changed. */
+  async function revalue(watch: Watch): Promise<void> {
+    if (watch.polling) return;
+    watch.polling = true;
+    watch.polledAt = Date.now(); // polling pace is wall-clock time, not the market clock
+    try {
+      const snapshot = await watch.source.snapshot();
+      watch.lastError = null;
+      if (watch.snapshot?.etag === snapshot.etag) return;
+      watch.snapshot = snapshot;
+      for (const listener of watch.listeners) listener(snapshot);
+    } catch (error) {
+      // The last snapshot stays; the admin page shows why it is not moving.
+      watch.lastError = error instanceof Error ? error.message : String(error);
+    } finally {
+      watch.polling = false;
+    }
   }
 
   const timer = setInterval(() => {
     for (const watch of watches.values()) {
-      if (Math.random() < PAPER_FILL_CHANCE) watch.paper.trade();
-      revalue(watch);
+      if (watch.source.trade && Math.random() < PAPER_FILL_CHANCE) watch.source.trade();
+      else if (Date.now() - watch.polledAt >= watch.source.pollEveryMs) void revalue(watch);
     }
   }, REVALUE_EVERY_MS);
   timer.unref();
 
-  return {
-    async connect(user: UserRow, input: { url: string }): Promise<{ sessionId: string; accounts: string[] }> {
-      if (input.url !== PAPER_BROKER_URL) {
-        if (!/^https?:\/\//i.test(input.url)) throw new HttpError(400, BROKER_MESSAGES.badUrl);
-        throw new HttpError(501, BROKER_MESSAGES.primaryUnavailable);
+  async function connectPrimary(user: UserRow, url: string, username: string, password: string): Promise<BrokerSession> {
+    const client = createPrimaryClient({ baseUrl: url.endsWith('/') ? url : `${url}/`, username, password });
+    try {
+      const accounts = (await client.accounts()).map((account) => account.name);
+      return { id: randomBytes(16).toString('hex'), userId: user.id, username: user.username, url, accounts, createdAt: now(), client };
+    } catch (error) {
+      client.close();
+      if (error instanceof PrimaryError && (error.code === 'auth_failed' || error.code === 'unauthorized')) {
+        throw new HttpError(401, BROKER_MESSAGES.brokerRefused(error.description ?? error.message));
       }
-      const account = paperAccountName(user.username);
-      const session: BrokerSession = { id: randomBytes(16).toString('hex'), userId: user.id, username: user.username, url: input.url, accounts: [account], createdAt: now() };
+      throw new HttpError(502, BROKER_MESSAGES.brokerUnreachable(error instanceof Error ? error.message : String(error)));
+    }
+  }
+
+  return {
+    async connect(user: UserRow, input: { url: string; username: string; password: string }): Promise<{ sessionId: string; accounts: string[] }> {
+      let session: BrokerSession;
+      if (input.url === PAPER_BROKER_URL) {
+        const account = paperAccountName(user.username);
+        session = { id: randomBytes(16).toString('hex'), userId: user.id, username: user.username, url: input.url, accounts: [account], createdAt: now(), client: null };
+      } else {
+        if (!/^https?:\/\/[^\s/]+/i.test(input.url)) throw new HttpError(400, BROKER_MESSAGES.badUrl);
+        session = await connectPrimary(user, input.url, input.username, input.password);
+      }
       sessions.set(session.id, session);
       return { sessionId: session.id, accounts: session.accounts };
     },
@@ -90,13 +127,20 @@ export function createBrokerService(market: MarketService, now: () => number) {
       if (!session.accounts.includes(account)) throw new HttpError(404, BROKER_MESSAGES.accountNotFound(account));
       let watch = watches.get(key(user.id, account));
       if (!watch) {
-        let paper = paperAccounts.get(account);
-        if (!paper) paperAccounts.set(account, (paper = createPaperAccount(account, market.catalogue, prices, now)));
-        watch = { userId: user.id, account, sessionId, paper, snapshot: null, watchingFills: false, fillsReady: false, listeners: new Set() };
-        watches.set(key(user.id, account), watch);
+        let source: Watch['source'];
+        if (session.client) {
+          source = primarySource(session.client, account, now);
+        } else {
+          let paper = paperAccounts.get(account);
+          if (!paper) paperAccounts.set(account, (paper = createPaperAccount(account, market.catalogue, prices, now)));
+          source = paperSource(paper);
+        }
+        const created: Watch = { userId: user.id, account, sessionId, source, snapshot: null, polledAt: 0, polling: false, lastError: null, watchingFills: false, fillsReady: false, listeners: new Set() };
+        source.onChange(() => void revalue(created));
+        watches.set(key(user.id, account), created);
+        watch = created;
         // The first snapshot comes from the broker asynchronously; until then, warming up.
-        const created = watch;
-        setImmediate(() => revalue(created));
+        setImmediate(() => void revalue(created));
       }
       if (fills && !watch.watchingFills) {
         watch.watchingFills = true;
@@ -114,7 +158,7 @@ export function createBrokerService(market: MarketService, now: () => number) {
     fills(user: UserRow, account: string): Fill[] | null {
       const watch = watchOf(user, account);
       if (!watch.watchingFills) throw new HttpError(404, `Los fills de la cuenta ${account} no están siendo observados: llame antes a /watch-fills`);
-      return watch.fillsReady ? watch.paper.fills() : null;
+      return watch.fillsReady ? watch.source.fills() : null;
     },
 
     /** Pushes each new snapshot of a watched account; returns the unsubscribe. */
@@ -125,12 +169,15 @@ export function createBrokerService(market: MarketService, now: () => number) {
       return () => watch.listeners.delete(listener);
     },
 
-    /** Moves every watched paper account: one fill each, then revalue (tests). */
-    tradeAll(): void {
-      for (const watch of watches.values()) {
-        watch.paper.trade();
-        revalue(watch);
-      }
+    /** Makes every watched paper account fill one order and revalue (tests). */
+    async tradeAll(): Promise<void> {
+      const paper = [...watches.values()].filter((watch) => watch.source.trade);
+      for (const watch of paper) watch.source.trade!();
+      // A revaluation already under way may predate the fill: run one more after it.
+      await Promise.all(paper.map(async (watch) => {
+        while (watch.polling) await new Promise((resolve) => setImmediate(resolve));
+        await revalue(watch);
+      }));
     },
 
     adminList() {
@@ -142,13 +189,15 @@ export function createBrokerService(market: MarketService, now: () => number) {
         connectedAt: new Date(session.createdAt).toISOString(),
         accounts: session.accounts.map((account) => {
           const watch = watches.get(key(session.userId, account));
-          return { account, watched: watch != null, subscribers: watch?.listeners.size ?? 0, as_of: watch?.snapshot?.as_of ?? null };
+          return { account, watched: watch != null, subscribers: watch?.listeners.size ?? 0, as_of: watch?.snapshot?.as_of ?? null, lastError: watch?.lastError ?? null };
         }),
       }));
     },
 
     close(): void {
       clearInterval(timer);
+      for (const watch of watches.values()) watch.source.close();
+      for (const session of sessions.values()) session.client?.close();
     },
   };
 }

@@ -1,0 +1,112 @@
+// A real broker session: the server connects to a Primary API (the local fake exchange),
+// lists its accounts, polls positions and turns order reports into fills.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAKE_POSITIONS, startFakePrimary, type FakePrimaryServer } from '../fakes/primaryServer.js';
+import { databaseTargets, startServer, type TestServer } from './harness.js';
+import { signIn } from './helpers.js';
+
+// The broker keeps its sessions in memory; the database only serves sign-in: SQLite only.
+const [sqlite] = databaseTargets();
+
+describe('broker sessions on a Primary API', () => {
+  let exchange: FakePrimaryServer;
+  let server: TestServer;
+  let token: string;
+  const call = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.baseUrl}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  };
+  const until = async <T>(probe: () => Promise<T | null>): Promise<T> => {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const value = await probe();
+      if (value != null) return value;
+      if (Date.now() > deadline) throw new Error('condition not met in 10 s');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  beforeAll(async () => {
+    exchange = await startFakePrimary();
+    server = await startServer(sqlite!);
+    ({ token } = await signIn(server.baseUrl));
+  });
+  afterAll(async () => {
+    await server?.close();
+    await exchange?.close();
+  });
+
+  it('connects with the broker credentials and lists its accounts', async () => {
+    const { status, body } = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials });
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ status: 'success', sessionId: expect.any(String), accounts: ['REM2747'] });
+  });
+
+  it('answers the broker refusal for wrong credentials, and 502 for a broker it cannot reach', async () => {
+    const refused = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, username: exchange.credentials.username, password: 'wrong' });
+    expect(refused.status).toBe(401);
+    expect(refused.body.message).toMatch(/^El broker rechazó la conexión/);
+    expect(JSON.stringify(refused.body)).not.toContain('wrong');
+    const unreachable = await call('POST', '/primary/sessions/connect', { url: 'http://127.0.0.1:1/', username: 'x', password: 'y' });
+    expect(unreachable.status).toBe(502);
+    expect(unreachable.body.message).toMatch(/^No se pudo conectar con el broker/);
+  });
+
+  it("serves the account's positions from the broker and its fills from order reports", async () => {
+    const { body } = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials });
+    const sessionId = body.sessionId as string;
+    expect((await call('POST', '/accounts/REM2747/watch', { sessionId })).status).toBe(200);
+    const snapshot = await until(async () => {
+      const response = await call('GET', '/accounts/REM2747/positions');
+      return response.status === 200 ? response.body : null;
+    });
+    expect(snapshot).toMatchObject({ account: 'REM2747', broker: 'primary', etag: expect.any(String) });
+    const positions = snapshot.positions as { symbol: string; buySize: number; totalDiff: number }[];
+    expect(positions.map((p) => p.symbol)).toEqual(FAKE_POSITIONS.REM2747!.map((p) => p.symbol));
+    expect(positions[0]).toMatchObject({ buySize: FAKE_POSITIONS.REM2747![0]!.buySize, totalDiff: FAKE_POSITIONS.REM2747![0]!.totalDiff });
+
+    expect((await call('POST', '/accounts/REM2747/watch-fills', { sessionId })).status).toBe(200);
+    // Order reports flow on a socket the watch opened; push until one is delivered.
+    const fills = await until(async () => {
+      exchange.pushOrderReport({
+        orderId: 'O1',
+        clOrdId: 'C1',
+        execId: 'E1',
+        accountId: { id: 'REM2747' },
+        instrumentId: { marketId: 'ROFX', symbol: 'DLR/DIC26' },
+        price: 1512,
+        orderQty: 2,
+        ordType: 'LIMIT',
+        side: 'BUY',
+        timeInForce: 'DAY',
+        transactTime: '20261122-13:11:04.214-0300',
+        avgPx: 1512,
+        lastPx: 1512,
+        lastQty: 2,
+        cumQty: 2,
+        leavesQty: 0,
+        status: 'FILLED',
+        text: '',
+      });
+      const response = await call('GET', '/accounts/REM2747/fills');
+      const list = response.status === 200 ? (response.body.fills as unknown[]) : [];
+      return list.length > 0 ? list : null;
+    });
+    expect(fills[0]).toMatchObject({ clOrdId: 'C1', side: 'BUY', lastQty: 2, lastPx: 1512, status: 'FILLED', accountId: { id: 'REM2747' } });
+  });
+
+  it("keeps a broker session to the user who connected it", async () => {
+    const { body } = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials });
+    const admin = await signIn(server.baseUrl, { username: 'admin', password: 'admin1234' });
+    const response = await fetch(`${server.baseUrl}/api/accounts/REM2747/watch`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ sessionId: body.sessionId }),
+    });
+    expect(response.status).toBe(404);
+  });
+});
