@@ -35,6 +35,8 @@ export interface Config {
   trustProxy: boolean;
   /** Fastify log level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
+  /** The real exchange for the rofex feed; null runs the simulator. */
+  primary: { url: string; username: string; password: string } | null;
   /** The market simulator (default feed). */
   simulator: {
     seed: number;
@@ -83,6 +85,18 @@ function text(env: Env, name: string): string | null {
   return raw ? raw : null;
 }
 
+function primarySettings(env: Env): Config['primary'] {
+  const url = text(env, 'PRIMARY_URL');
+  const username = text(env, 'PRIMARY_USERNAME');
+  const password = env.PRIMARY_PASSWORD ?? null;
+  if (url == null && username == null && password == null) return null;
+  if (url == null || username == null || password == null || password === '') {
+    throw new Error('Settings PRIMARY_URL, PRIMARY_USERNAME and PRIMARY_PASSWORD go together: set all three or none');
+  }
+  if (!/^https?:\/\//.test(url)) throw new Error(`Setting PRIMARY_URL must be an http(s) URL, got "${url}"`);
+  return { url, username, password };
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -108,6 +122,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemoUsers: bool(env, 'SEED_DEMO_USERS', true),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+    primary: primarySettings(env),
     simulator: {
       seed: int(env, 'SIM_SEED', 20261122),
       ticksPerSecond: int(env, 'SIM_TICKS_PER_SECOND', 50, 0),

@@ -114,7 +114,7 @@ export function marketRoutes(ctx: AppContext) {
       admin.put<{ Params: { name: string } }>('/admin/feeds/:name', async (request) => {
         const name = feedName(request.params.name);
         const { rate } = parseBody(FeedRateRequest, request.body);
-        feeds.setRate(name, rate);
+        if (!feeds.setRate(name, rate)) throw new HttpError(409, `El feed ${name} es el mercado real: su ritmo no se puede cambiar`);
         return { status: 'success', data: feeds.status(name) };
       });
     });

@@ -2,6 +2,7 @@
 // (reference/argentine-market.md, reference/primary-api.md). Built for a given day, so the
 // futures months roll forward. Each carries the simulator's reference price.
 import { addMonths, lastBusinessDay, monthCode, yyyymmdd, type YearMonth } from '../../src/lib/calendar.js';
+import type { PrimaryInstrumentDetail } from './primary/types.js';
 
 export type InstrumentKind = 'future' | 'option' | 'spread' | 'stock' | 'bond' | 'index' | 'spot';
 /** The two data centers of the spec: the futures exchange, and the securities ("tv") feed. */
@@ -93,6 +94,33 @@ export class Catalogue {
     for (const key of [instrument.instrumentId.symbol, ...instrument.aliases]) this.byKey.set(key.toUpperCase(), instrument);
   }
 
+  /** Adds an instrument the exchange lists and the catalogue lacks (Primary instrument details). */
+  addExchangeInstrument(detail: PrimaryInstrumentDetail): void {
+    const symbol = detail.instrumentId.symbol;
+    if (this.resolve(symbol)) return;
+    const cfi = detail.cficode ?? '';
+    const kind: InstrumentKind = cfi.startsWith('O') ? 'option' : cfi.startsWith('E') ? 'stock' : cfi.startsWith('D') ? 'bond' : cfi.startsWith('MRI') ? 'index' : cfi.startsWith('FM') ? 'spread' : 'future';
+    const tick = detail.minPriceIncrement ?? 0.01;
+    this.add(
+      {
+        instrumentId: { marketId: 'ROFX', symbol },
+        cficode: cfi,
+        segment: { marketSegmentId: detail.segment?.marketSegmentId ?? 'DDF', marketId: 'ROFX' },
+        securityDescription: detail.securityDescription ?? symbol,
+        currency: detail.currency === 'USD' ? 'USD' : 'ARS',
+        minPriceIncrement: tick,
+        contractMultiplier: detail.contractMultiplier ?? 1,
+        instrumentPricePrecision: detail.instrumentPricePrecision ?? decimals(tick),
+        ...(detail.maturityDate ? { maturityDate: detail.maturityDate } : {}),
+        kind,
+        feed: 'rofex',
+        product: symbol.split(/[/ ]/)[0]!,
+        aliases: [`ROFEX:${symbol}`, `ROFX:${symbol}`],
+      },
+      0,
+    );
+  }
+
   /** The instrument a symbol names, as the exchange writes it or with an exchange prefix. */
   resolve(symbol: string): Instrument | null {
     return this.byKey.get(symbol.trim().replace(/\s+/g, ' ').toUpperCase()) ?? null;
@@ -103,7 +131,9 @@ export function buildCatalogue(today: Date, settings: CatalogueSettings): Catalo
   const catalogue = new Catalogue();
   const thisMonth: YearMonth = { year: today.getUTCFullYear(), month: today.getUTCMonth() };
   // A future of this month that already expired is gone; the curve starts at the next one.
-  const firstMonth = lastBusinessDay(thisMonth) < today ? addMonths(thisMonth, 1) : thisMonth;
+  // It still trades on its expiry day, so compare days, not instants.
+  const startOfToday = Date.UTC(thisMonth.year, thisMonth.month, today.getUTCDate());
+  const firstMonth = lastBusinessDay(thisMonth).getTime() < startOfToday ? addMonths(thisMonth, 1) : thisMonth;
   const rofexAliases = (symbol: string) => [`ROFEX:${symbol}`, `ROFX:${symbol}`];
 
   catalogue.add(

@@ -5,6 +5,7 @@ import type { MarketUpdate } from '../../src/protocol/market.js';
 import { buildCatalogue, type Catalogue, type FeedName, type Instrument } from './catalogue.js';
 import type { Hub } from './hub.js';
 import { createSimulator, type Simulator, type SimulatorSettings } from './simulator.js';
+import { createPrimaryFeed, type PrimaryFeed, type PrimarySettings } from './primaryFeed.js';
 
 export const FEED_NAMES: FeedName[] = ['rofex', 'tv'];
 
@@ -41,7 +42,15 @@ function createRateMeter(now: () => number) {
   };
 }
 
-export function createFeeds(options: { hub: Hub; simulator: Omit<SimulatorSettings, 'ticksPerSecond'>; ticksPerSecond: number; now: () => number }) {
+export function createFeeds(options: {
+  hub: Hub;
+  simulator: Omit<SimulatorSettings, 'ticksPerSecond'>;
+  ticksPerSecond: number;
+  now: () => number;
+  /** When set, the rofex feed is the real exchange instead of the simulator. */
+  primary?: PrimarySettings | null;
+  log?: { warn(obj: unknown, msg: string): void };
+}) {
   const { hub, now } = options;
   const catalogue: Catalogue = buildCatalogue(new Date(now()), options.simulator);
   const feeds = new Map<FeedName, { simulator: Simulator; meter: ReturnType<typeof createRateMeter>; lastError: string | null; instruments: Instrument[] }>();
@@ -59,8 +68,26 @@ export function createFeeds(options: { hub: Hub; simulator: Omit<SimulatorSettin
 
   const feed = (name: FeedName) => feeds.get(name)!;
 
+  let primaryRofex: PrimaryFeed | null = null;
+  if (options.primary) {
+    const meter = feed('rofex').meter;
+    primaryRofex = createPrimaryFeed({
+      settings: options.primary,
+      hub,
+      catalogue,
+      log: options.log ?? { warn: () => {} },
+      onUpdate: (update) => {
+        meter.add();
+        hub.publish(update);
+      },
+    });
+  }
+  const usesExchange = (name: FeedName): PrimaryFeed | null => (name === 'rofex' ? primaryRofex : null);
+
   /** Starts a feed, first publishing every instrument's state so subscriptions answer a snapshot at once. */
   function start(name: FeedName): void {
+    const exchange = usesExchange(name);
+    if (exchange) return exchange.start();
     const { simulator, instruments } = feed(name);
     if (simulator.running) return;
     for (const instrument of instruments) {
@@ -80,13 +107,19 @@ export function createFeeds(options: { hub: Hub; simulator: Omit<SimulatorSettin
     },
     stopAll(): void {
       for (const { simulator } of feeds.values()) simulator.stop();
+      primaryRofex?.close();
     },
     start,
     stop(name: FeedName): void {
+      const exchange = usesExchange(name);
+      if (exchange) return exchange.stop();
       feed(name).simulator.stop();
     },
-    setRate(name: FeedName, ticksPerSecond: number): void {
+    /** The pace of a simulated feed; false for a feed on the real exchange, which sets its own. */
+    setRate(name: FeedName, ticksPerSecond: number): boolean {
+      if (usesExchange(name)) return false;
       feed(name).simulator.setRate(ticksPerSecond);
+      return true;
     },
     /** Moves a feed's market by `count` ticks at once (tests and benchmarks). */
     advance(name: FeedName, count: number): void {
@@ -94,20 +127,23 @@ export function createFeeds(options: { hub: Hub; simulator: Omit<SimulatorSettin
     },
     status(name: FeedName): FeedStatus {
       const { simulator, meter, lastError } = feed(name);
+      const exchange = usesExchange(name);
       return {
         name,
-        source: 'simulator',
-        state: simulator.running ? 'running' : 'stopped',
-        rate: simulator.ticksPerSecond,
+        source: exchange ? 'primary' : 'simulator',
+        state: (exchange ?? simulator).running ? 'running' : 'stopped',
+        rate: exchange ? 0 : simulator.ticksPerSecond,
         ticksPerSecond: Math.round(meter.perSecond() * 10) / 10,
         instruments: catalogue.instruments.filter((instrument) => instrument.feed === name).length,
-        lastError,
+        lastError: exchange ? exchange.lastError : lastError,
       };
     },
     /** The last traded price a feed knows for a symbol (any written form). */
     lastPrice(symbol: string): number | null {
       const instrument = catalogue.resolve(symbol);
-      return instrument ? feed(instrument.feed).simulator.lastPrice(instrument.instrumentId.symbol) : null;
+      if (!instrument) return null;
+      const exchange = usesExchange(instrument.feed);
+      return (exchange ?? feed(instrument.feed).simulator).lastPrice(instrument.instrumentId.symbol);
     },
   };
 }

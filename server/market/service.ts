@@ -16,7 +16,7 @@ export function createMarketService(config: Config, now: () => number, log: { wa
   const redisHub = config.redisUrl ? createRedisHub(config.redisUrl, config.redisPrefix, onRedisError) : null;
   const hub: Hub = redisHub ?? createMarketHub();
   const { ticksPerSecond, ...simulator } = config.simulator;
-  const feeds = createFeeds({ hub, simulator, ticksPerSecond, now });
+  const feeds = createFeeds({ hub, simulator, ticksPerSecond, now, primary: config.primary, log });
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   let locks: ReturnType<typeof createFeedLock>[] = [];
   /** Connected market sockets, each telling what it watches. */

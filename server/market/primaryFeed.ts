@@ -1,0 +1,86 @@
+// The rofex feed on the real exchange (PRIMARY_URL, PRIMARY_USERNAME, PRIMARY_PASSWORD):
+// the exchange's instruments join the catalogue, and market data is subscribed for exactly
+// the symbols some client of this process wants.
+import type { MarketUpdate } from '../../src/protocol/market.js';
+import type { Catalogue } from './catalogue.js';
+import type { Hub } from './hub.js';
+import { createPrimaryClient } from './primary/client.js';
+import type { PrimaryClient } from './primary/types.js';
+
+const DEMAND_EVERY_MS = 250;
+
+export interface PrimarySettings {
+  url: string;
+  username: string;
+  password: string;
+}
+
+export function createPrimaryFeed(options: {
+  settings: PrimarySettings;
+  hub: Hub;
+  catalogue: Catalogue;
+  onUpdate: (update: MarketUpdate) => void;
+  log: { warn(obj: unknown, msg: string): void };
+  client?: PrimaryClient;
+}) {
+  const { hub, catalogue } = options;
+  const client =
+    options.client ??
+    createPrimaryClient({ baseUrl: options.settings.url, username: options.settings.username, password: options.settings.password, logger: { info: () => {}, warn: (m) => options.log.warn({}, m), error: (m) => options.log.warn({}, m) } });
+  const subscribed = new Set<string>();
+  let demandTimer: NodeJS.Timeout | null = null;
+  let loaded: Promise<void> | null = null;
+  let lastError: string | null = null;
+  client.marketData.onUpdate(options.onUpdate);
+
+  /** Adds the exchange's instruments the catalogue lacks. */
+  async function loadInstruments(): Promise<void> {
+    try {
+      for (const detail of await client.instruments()) catalogue.addExchangeInstrument(detail);
+    } catch (error) {
+      lastError = error instanceof Error ? error.message : String(error);
+      options.log.warn({ err: error }, 'Primary instruments could not be loaded');
+      loaded = null; // tried again at the next start
+    }
+  }
+
+  function syncDemand(): void {
+    const wanted = new Set(hub.subscribedSymbols().filter((symbol) => catalogue.resolve(symbol)?.feed === 'rofex'));
+    const added = [...wanted].filter((symbol) => !subscribed.has(symbol));
+    const removed = [...subscribed].filter((symbol) => !wanted.has(symbol));
+    if (added.length > 0) client.marketData.subscribe(added);
+    if (removed.length > 0) client.marketData.unsubscribe(removed);
+    for (const symbol of added) subscribed.add(symbol);
+    for (const symbol of removed) subscribed.delete(symbol);
+  }
+
+  return {
+    get running(): boolean {
+      return demandTimer != null;
+    },
+    get lastError(): string | null {
+      return client.marketData.state().lastError ?? lastError;
+    },
+    start(): void {
+      if (demandTimer) return;
+      loaded ??= loadInstruments();
+      demandTimer = setInterval(syncDemand, DEMAND_EVERY_MS);
+      demandTimer.unref();
+      syncDemand();
+    },
+    stop(): void {
+      if (demandTimer) clearInterval(demandTimer);
+      demandTimer = null;
+      if (subscribed.size > 0) client.marketData.unsubscribe([...subscribed]);
+      subscribed.clear();
+    },
+    lastPrice(symbol: string): number | null {
+      return hub.latest(symbol)?.LA?.price ?? null;
+    },
+    close(): void {
+      this.stop();
+      client.close();
+    },
+  };
+}
+export type PrimaryFeed = ReturnType<typeof createPrimaryFeed>;

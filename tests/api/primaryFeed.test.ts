@@ -1,0 +1,59 @@
+// The rofex feed on a real exchange (the local fake Primary API): a client's subscription
+// reaches the exchange as smd, and the exchange's Md messages reach the client.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakePrimary, type FakePrimaryServer } from '../fakes/primaryServer.js';
+import { databaseTargets, startServer, type TestServer } from './harness.js';
+import { authenticate, openSocket, signIn } from './helpers.js';
+
+// Market data does not touch the database beyond sign-in: SQLite only.
+const [sqlite] = databaseTargets();
+
+async function until<T>(probe: () => T | null | undefined | false | Promise<T | null | undefined | false>): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error('condition not met in 10 s');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('the rofex feed on the Primary API', () => {
+  let exchange: FakePrimaryServer;
+  let server: TestServer;
+
+  beforeAll(async () => {
+    exchange = await startFakePrimary();
+    server = await startServer(sqlite!, { primary: { url: exchange.baseUrl, ...exchange.credentials } });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await exchange?.close();
+  });
+
+  it('streams the exchange to a subscribed client and reports the feed as primary', async () => {
+    const { token } = await signIn(server.baseUrl);
+    const socket = await openSocket(server.wsUrl('/ws/market'));
+    await authenticate(socket, token);
+    const received: Record<string, { md: { LA?: { price: number } } }>[] = [];
+    socket.on('message', (raw) => received.push(JSON.parse(String(raw))));
+
+    // The exchange's instruments join the catalogue once loaded.
+    await until(() => server.app.ctx.market.catalogue.resolve('DLR/DIC26'));
+    socket.send(JSON.stringify({ action: 'subscribe', symbol: 'ROFEX:DLR/DIC26', requestId: 'r1' }));
+    await until(() => exchange.smdRequests().some((request) => JSON.stringify(request).includes('DLR/DIC26')));
+
+    exchange.push('DLR/DIC26', { LA: { price: 1612.5, size: 3, date: Date.now() } });
+    const update = await until(() => received.find((message) => message['ROFEX:DLR/DIC26']?.md.LA?.price === 1612.5));
+    expect(update['ROFEX:DLR/DIC26']!.md.LA).toMatchObject({ price: 1612.5, size: 3 });
+
+    const admin = await signIn(server.baseUrl, { username: 'admin', password: 'admin1234' });
+    const headers = { authorization: `Bearer ${admin.token}`, 'content-type': 'application/json' };
+    const feeds = (await (await fetch(`${server.baseUrl}/api/admin/feeds`, { headers })).json()) as { data: { name: string; source: string; state: string }[] };
+    expect(feeds.data.find((feed) => feed.name === 'rofex')).toMatchObject({ source: 'primary', state: 'running' });
+    expect(feeds.data.find((feed) => feed.name === 'tv')).toMatchObject({ source: 'simulator' });
+    const pace = await fetch(`${server.baseUrl}/api/admin/feeds/rofex`, { method: 'PUT', headers, body: JSON.stringify({ rate: 10 }) });
+    expect(pace.status).toBe(409);
+    socket.close();
+  });
+});
