@@ -1,6 +1,6 @@
 // Candles from the same seeded walk as the live market: a symbol's history ends at its live
 // last price, and the same symbol and day always give the same candles.
-import { parseIsoDate } from '../../src/lib/calendar.js';
+import { parseIsoDate, yyyymmdd } from '../../src/lib/calendar.js';
 import { hashText, normal, roundToTick, seededRandom } from './random.js';
 
 export interface Candle {
@@ -82,5 +82,6 @@ export function intradayCandles(symbol: string, date: string, lastPrice: number,
     close = daily[0]!.close;
   }
   const times = Array.from({ length: minutes }, (_, i) => open + i * 60_000);
-  return walkBack(times, close, 0.0008, tick, seed ^ hashText(`intraday:${symbol}:${date}`));
+  // Seeded by the day, not by how the date was written: 2026-11-20 and 20261120 are one day.
+  return walkBack(times, close, 0.0008, tick, seed ^ hashText(`intraday:${symbol}:${yyyymmdd(day)}`));
 }

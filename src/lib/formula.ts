@@ -24,12 +24,20 @@ const PREFIXED = /^([A-Za-z]+):([A-Za-z0-9.]+)/;
 const MONTH_SEGMENT = /^\/([A-Z]{3}\d{2})(A?)/;
 const NUMBER = /^\d+(?:\.\d+)?/;
 
-class FormulaError extends Error {}
+class FormulaError extends Error {
+  constructor(
+    readonly problem: string,
+    /** Index in the formula without whitespace. */
+    readonly at: number,
+  ) {
+    super(problem);
+  }
+}
 
 function parse(source: string, symbols: string[]): FormulaNode {
   let pos = 0;
   const fail = (message: string): never => {
-    throw new FormulaError(`${message} (posición ${pos + 1})`);
+    throw new FormulaError(message, pos);
   };
   const peek = () => source[pos];
 
@@ -109,14 +117,19 @@ function parse(source: string, symbols: string[]): FormulaNode {
 }
 
 export function parseFormula(formula: string): ParsedFormula {
-  const source = formula.replace(/\s+/g, '');
+  // Positions in messages count in the formula as written, spaces included: where each
+  // character of the whitespace-free source stood.
+  const written: number[] = [];
+  for (let i = 0; i < formula.length; i++) if (!/\s/.test(formula[i]!)) written.push(i);
+  const source = written.map((i) => formula[i]).join('');
   const symbols: string[] = [];
   const operators = hasOperators(source.replace(BYMA_LONG, ''));
   try {
     return { ok: true, ast: parse(source, symbols), symbols, hasOperators: operators };
   } catch (error) {
     if (!(error instanceof FormulaError)) throw error;
-    return { ok: false, error: error.message, symbols, hasOperators: operators };
+    const at = error.at < written.length ? written[error.at]! : (written.at(-1) ?? -1) + 1;
+    return { ok: false, error: `${error.problem} (posición ${at + 1})`, symbols, hasOperators: operators };
   }
 }
 

@@ -104,6 +104,70 @@ export function expectErrorResponse(response: ApiResponse, status: number): stri
   return message;
 }
 
+// ---------------------------------------------------------------- signed-in calls
+
+export type CallOptions = Omit<RequestOptions, 'json' | 'token'>;
+
+/** Calls the API as one signed-in user (or as nobody with a null token). */
+export interface Api {
+  get(path: string, options?: CallOptions): Promise<ApiResponse>;
+  post(path: string, json?: unknown, options?: CallOptions): Promise<ApiResponse>;
+  put(path: string, json?: unknown, options?: CallOptions): Promise<ApiResponse>;
+  del(path: string, options?: CallOptions): Promise<ApiResponse>;
+}
+
+export function api(server: { baseUrl: string }, token: string | null): Api {
+  const call = (method: string, path: string, json: unknown, options: CallOptions = {}) =>
+    request(server.baseUrl, method, path, {
+      ...options,
+      ...(json === undefined ? {} : { json }),
+      ...(token ? { token } : {}),
+    });
+  return {
+    get: (path, options) => call('GET', path, undefined, options),
+    post: (path, json, options) => call('POST', path, json, options),
+    put: (path, json, options) => call('PUT', path, json, options),
+    del: (path, options) => call('DELETE', path, undefined, options),
+  };
+}
+
+/** Expects the status (200 unless told) and a `{status:'success'|'ok'}` body; returns the body. */
+export function expectSuccess<T = Record<string, unknown>>(response: ApiResponse, status = 200): T {
+  expect(response.status, response.text).toBe(status);
+  expect(response.body, response.text).toMatchObject({ status: expect.stringMatching(/^(?:success|ok)$/) });
+  return response.body as T;
+}
+
+/** A signed-in user with their token and a ready `api`. */
+export interface Session {
+  token: string;
+  user: PublicUser;
+  api: Api;
+  /** The password it signed in with. */
+  password: string;
+}
+
+export async function session(server: { baseUrl: string }, credentials: { username: string; password: string } = DEMO): Promise<Session> {
+  const { token, user } = await signIn(server.baseUrl, credentials);
+  return { token, user, api: api(server, token), password: credentials.password };
+}
+
+let createdUsers = 0;
+
+/** Creates a user through POST /api/admin/users (as the admin token given) and signs it in. */
+export async function createUser(
+  server: { baseUrl: string },
+  adminToken: string,
+  fields: { username?: string; password?: string; firstName?: string; lastName?: string; role?: 'user' | 'admin' } = {},
+): Promise<Session> {
+  createdUsers += 1;
+  const username = fields.username ?? `user${createdUsers}_${Math.random().toString(36).slice(2, 8)}`;
+  const password = fields.password ?? `pass-${username}`;
+  const response = await api(server, adminToken).post('/api/admin/users', { firstName: 'Otro', lastName: 'Usuario', ...fields, username, password });
+  expectSuccess(response, 201);
+  return session(server, { username, password });
+}
+
 // ---------------------------------------------------------------- WebSocket
 
 export interface CloseInfo {
@@ -270,4 +334,11 @@ export async function openAuthenticatedSocket(url: string, token: string, option
   const socket = await openSocket(url, options);
   await authenticate(socket, token);
   return socket;
+}
+
+/** The next `count` messages the server sent, in order. */
+export async function nextMessages(socket: WebSocket, count: number): Promise<unknown[]> {
+  const messages: unknown[] = [];
+  while (messages.length < count) messages.push(await nextMessage(socket));
+  return messages;
 }
