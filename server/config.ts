@@ -1,6 +1,7 @@
 // Every server setting, read from the environment with a default. The README's settings
 // table lists the same names; keep the two in step.
 import path from 'node:path';
+import type { SimulatorSettings } from './market/simulator.js';
 
 export interface Config {
   /** TCP port for app, API and websockets. */
@@ -37,17 +38,8 @@ export interface Config {
   logLevel: string;
   /** The real exchange for the rofex feed; null runs the simulator. */
   primary: { url: string; username: string; password: string } | null;
-  /** The market simulator (default feed). */
-  simulator: {
-    seed: number;
-    /** Price changes per second of each feed. */
-    ticksPerSecond: number;
-    /** Implied nominal annual rate of the DLR curve (0.30 = 30 %). */
-    dlrRate: number;
-    spot: number;
-    mep: number;
-    ccl: number;
-  };
+  /** The market simulator (default feed); ticksPerSecond is each feed's. */
+  simulator: SimulatorSettings;
 }
 
 function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {

@@ -1,7 +1,8 @@
 import type { PublicUser, Role } from '../../src/protocol/auth.js';
 import { newId } from '../auth/tokens.js';
 import type { Db } from './index.js';
-import type { UserRow } from './schema.js';
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from './schema.js';
 import type { Dialect } from './index.js';
 
 export interface UserChanges {
@@ -32,6 +33,13 @@ export interface CreateUserInput {
 }
 
 export function usersRepo(db: Db, now: () => number, dialect: Dialect = 'sqlite') {
+  /** Ids of the active admins, their rows locked until the transaction ends (PostgreSQL). */
+  async function lockActiveAdmins(trx: Kysely<Database>): Promise<string[]> {
+    let admins = trx.selectFrom('users').select(['id']).where('role', '=', 'admin').where('disabled', '=', 0);
+    if (dialect === 'postgres') admins = admins.forUpdate();
+    return (await admins.execute()).map((row) => row.id);
+  }
+
   return {
     async findByUsername(username: string): Promise<UserRow | null> {
       const row = await db.selectFrom('users').selectAll().where('username_key', '=', usernameKey(username)).executeTakeFirst();
@@ -83,9 +91,7 @@ export function usersRepo(db: Db, now: () => number, dialect: Dialect = 'sqlite'
      */
     async updateGuarded(id: string, changes: UserChanges): Promise<GuardedResult> {
       return db.transaction().execute(async (trx) => {
-        let admins = trx.selectFrom('users').select(['id']).where('role', '=', 'admin').where('disabled', '=', 0);
-        if (dialect === 'postgres') admins = admins.forUpdate();
-        const activeAdmins = (await admins.execute()).map((row) => row.id);
+        const activeAdmins = await lockActiveAdmins(trx);
         const current = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
         if (!current) return { ok: false, reason: 'not_found' };
         const next: UserRow = {
@@ -118,9 +124,7 @@ export function usersRepo(db: Db, now: () => number, dialect: Dialect = 'sqlite'
     /** Deletes a user and, by cascade, their sessions, visores and tree; never the last active admin. */
     async deleteGuarded(id: string): Promise<GuardedResult> {
       return db.transaction().execute(async (trx) => {
-        let admins = trx.selectFrom('users').select(['id']).where('role', '=', 'admin').where('disabled', '=', 0);
-        if (dialect === 'postgres') admins = admins.forUpdate();
-        const activeAdmins = (await admins.execute()).map((row) => row.id);
+        const activeAdmins = await lockActiveAdmins(trx);
         const current = await trx.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
         if (!current) return { ok: false, reason: 'not_found' };
         if (activeAdmins.includes(id) && activeAdmins.length <= 1) return { ok: false, reason: 'last_admin' };
