@@ -52,7 +52,10 @@ interface Watch {
 export function createBrokerService(market: MarketService, now: () => number) {
   const sessions = new Map<string, BrokerSession>();
   const watches = new Map<string, Watch>();
-  /** Paper accounts live as long as the process, so positions survive reconnects. */
+  /**
+   * Paper accounts live as long as the process, so positions survive reconnects. Keyed by
+   * user too: a user created later under a deleted user's name gets a fresh account.
+   */
   const paperAccounts = new Map<string, PaperAccount>();
   const prices = {
     last: (symbol: string) => market.feeds.lastPrice(symbol),
@@ -131,8 +134,8 @@ export function createBrokerService(market: MarketService, now: () => number) {
         if (session.client) {
           source = primarySource(session.client, account, now);
         } else {
-          let paper = paperAccounts.get(account);
-          if (!paper) paperAccounts.set(account, (paper = createPaperAccount(account, market.catalogue, prices, now)));
+          let paper = paperAccounts.get(key(user.id, account));
+          if (!paper) paperAccounts.set(key(user.id, account), (paper = createPaperAccount(account, market.catalogue, prices, now)));
           source = paperSource(paper);
         }
         const created: Watch = { userId: user.id, account, sessionId, source, snapshot: null, polledAt: 0, polling: false, lastError: null, watchingFills: false, fillsReady: false, listeners: new Set() };

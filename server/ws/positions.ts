@@ -21,7 +21,7 @@ const ChannelMessage = z.object({
 });
 
 export function pushOf(snapshot: PositionsSnapshot): PositionsPush {
-  const small = JSON.stringify(snapshot).length <= MAX_PUSHED_SNAPSHOT_BYTES;
+  const small = Buffer.byteLength(JSON.stringify(snapshot)) <= MAX_PUSHED_SNAPSHOT_BYTES;
   return small ? { type: 'positions', data: snapshot, etag: snapshot.etag, as_of: snapshot.as_of } : { type: 'positions', etag: snapshot.etag, as_of: snapshot.as_of };
 }
 

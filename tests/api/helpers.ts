@@ -342,3 +342,30 @@ export async function nextMessages(socket: WebSocket, count: number): Promise<un
   while (messages.length < count) messages.push(await nextMessage(socket));
   return messages;
 }
+
+// ---------------------------------------------------------------- waiting
+
+/**
+ * Calls `probe` until it returns something other than null or undefined, pausing briefly
+ * between calls; fails with `what` after `timeoutMs`. For state that settles on the
+ * server's own timers, without fixed sleeps.
+ */
+export async function pollUntil<T>(what: string, probe: () => Promise<T | null | undefined> | T | null | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value != null) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Reads messages in order until one matches; returns it and the ones read before it. */
+export async function nextMessageWhere(socket: WebSocket, matches: (message: unknown) => boolean): Promise<{ message: unknown; skipped: unknown[] }> {
+  const skipped: unknown[] = [];
+  for (;;) {
+    const message = await nextMessage(socket);
+    if (matches(message)) return { message, skipped };
+    skipped.push(message);
+  }
+}
