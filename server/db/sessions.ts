@@ -59,6 +59,12 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
       return result.numUpdatedRows > 0n;
     },
 
+    /** Token hashes of a user's sessions that were not revoked (to close their sockets). */
+    async liveTokenHashes(userId: string): Promise<string[]> {
+      const rows = await db.selectFrom('sessions').select('token_hash').where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+      return rows.map((r) => r.token_hash);
+    },
+
     /** Ends every session of a user (password change, disable), but `keep`. */
     async revokeAllOfUser(userId: string, keep?: string): Promise<string[]> {
       let query = db

@@ -27,12 +27,18 @@ function toAdminUser(row: UserRow): AdminUser {
   };
 }
 
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+
 /** ISO date or date-time to epoch ms; a bare `to` date covers its whole day (UTC). */
 function parseDate(field: 'from' | 'to', raw: string | undefined): number | undefined {
   if (raw == null || raw === '') return undefined;
-  const bareDate = /^\d{4}-\d{2}-\d{2}$/.test(raw);
+  // Date.parse alone also takes '12/31/2024' or 'hello 5', and rolls 2024-02-30 into March.
+  const match = ISO_DATE_TIME.exec(raw);
+  const [, year, month, day] = match ?? [];
+  const realDay = match != null && new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))).toISOString().startsWith(`${year}-${month}-${day}`);
+  const bareDate = match != null && !raw.includes('T');
   const ms = Date.parse(bareDate ? `${raw}T00:00:00Z` : raw);
-  if (!Number.isFinite(ms)) throw new HttpError(400, ADMIN_MESSAGES.badDate(field));
+  if (!realDay || !Number.isFinite(ms)) throw new HttpError(400, ADMIN_MESSAGES.badDate(field));
   return bareDate && field === 'to' ? ms + 24 * 60 * 60 * 1000 - 1 : ms;
 }
 
@@ -44,7 +50,8 @@ function decodeCursor(raw: string | undefined): { at: number; id: string } | nul
   if (raw == null || raw === '') return null;
   try {
     const [at, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
-    if (typeof at === 'number' && typeof id === 'string') return { at, id };
+    // A time that is not a whole number would reach PostgreSQL's bigint and fail there (500).
+    if (Number.isSafeInteger(at) && typeof id === 'string') return { at: at as number, id };
   } catch {
     // fall through to the 400 below
   }
@@ -94,12 +101,14 @@ export function adminRoutes(ctx: AppContext) {
     });
 
     app.delete<{ Params: { id: string } }>('/admin/users/:id', async (request) => {
-      // Sessions go with the user (cascade); their sockets are closed first.
+      // Sessions go with the user (cascade), so their token hashes are read before the
+      // delete, to close their sockets after it.
       const target = await users.findById(request.params.id);
       if (!target) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
+      const tokenHashes = await sessions.liveTokenHashes(target.id);
       const result = await users.deleteGuarded(target.id);
       if (!result.ok) throw result.reason === 'not_found' ? new HttpError(404, ADMIN_MESSAGES.userNotFound) : new HttpError(409, ADMIN_MESSAGES.lastAdmin);
-      await endSessions(target.id);
+      for (const tokenHash of tokenHashes) ctx.sockets.closeSession(tokenHash);
       await record(request, 'admin_user_delete', { user_id: target.id, username: target.username });
       return { status: 'ok' };
     });

@@ -82,6 +82,16 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
     return row;
   }
 
+  /**
+   * owned(), after taking the caller's tree lock. A change that rewrites a leaf must lock
+   * the tree before any visor row, in the same order as a tree save: otherwise the two
+   * deadlock on PostgreSQL, and two fav toggles can both read the old value.
+   */
+  async function ownedTreeLocked(trx: Kysely<Database>, caller: UserRow, visorId: string): Promise<VisorRow> {
+    await trees.lock(trx, caller.id);
+    return owned(trx, caller, visorId);
+  }
+
   /** Rewrites the caller's leaf of `visorId` (or removes it with null) and bumps the version when it was there. */
   async function syncLeaf(trx: Kysely<Database>, userId: string, visorId: string, leaf: VisorNode | null): Promise<void> {
     const tree = await trees.lock(trx, userId);
@@ -194,7 +204,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
 
     async updateVisor(actor: Actor, visorId: string, input: { title: string; emoji?: string | undefined; color?: string | undefined }): Promise<Visor> {
       const row = await db.transaction().execute(async (trx) => {
-        const current = await owned(trx, actor.user, visorId);
+        const current = await ownedTreeLocked(trx, actor.user, visorId);
         const next: VisorRow = {
           ...current,
           title: input.title,
@@ -238,7 +248,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
 
     async deleteVisor(actor: Actor, visorId: string): Promise<void> {
       const title = await db.transaction().execute(async (trx) => {
-        const current = await owned(trx, actor.user, visorId);
+        const current = await ownedTreeLocked(trx, actor.user, visorId);
         await syncLeaf(trx, actor.user.id, visorId, null);
         await trx.deleteFrom('visores').where('id', '=', visorId).execute();
         return current.title;
@@ -249,7 +259,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
     /** Flips the favourite of an own visor; answers the new value. */
     async toggleFav(actor: Actor, visorId: string): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
-        const current = await owned(trx, actor.user, visorId);
+        const current = await ownedTreeLocked(trx, actor.user, visorId);
         const next = { ...current, fav: current.fav === 1 ? 0 : 1, updated_at: now() };
         await trx.updateTable('visores').set({ fav: next.fav, updated_at: next.updated_at }).where('id', '=', visorId).execute();
         await syncLeaf(trx, actor.user.id, visorId, leafOf(next));

@@ -66,7 +66,7 @@ describe.each(databaseTargets())('API errors on $name', (target) => {
     it.each([
       ['GET', '/api/nope'],
       ['POST', '/api/nope'],
-      ['DELETE', '/api/visores/123'],
+      ['DELETE', '/api/nope/123'],
       ['GET', '/api/login'],
       ['GET', '/api'],
       ['GET', '/ws/nope'],

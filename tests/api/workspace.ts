@@ -1,0 +1,97 @@
+// Workspace calls and sample data shared by the visores and folder-tree API tests.
+import { expect } from 'vitest';
+import { visorLink, type FolderNode, type Section, type TreeNode, type Visor, type VisorNode } from '../../src/protocol/workspace.js';
+import { expectSuccess, type ApiResponse, type Session } from './helpers.js';
+
+/** One section of each type, with every config field set. */
+export const SECTIONS: Section[] = [
+  {
+    id: 'quotes-1',
+    type: 'quotes',
+    title: 'Dólar futuro',
+    layout: { x: 0, y: 0, w: 6, h: 4 },
+    config: { symbols: ['DLR/DIC26', 'DLR/ENE27'], columns: ['bid', 'ask', 'last', 'change_pct'] },
+  },
+  {
+    id: 'chart-1',
+    type: 'chart',
+    title: 'AL30 / AL30D',
+    layout: { x: 6, y: 0, w: 6, h: 4 },
+    config: { series: ['BYMA:AL30 / BYMA:AL30D'], interval: '1d', range: '1Y' },
+  },
+  {
+    id: 'curve-1',
+    type: 'curve',
+    title: 'Curva DLR',
+    layout: { x: 0, y: 4, w: 12, h: 5 },
+    config: { product: 'DLR', spot: 'USDARS', dayCount: 'weekdays' },
+  },
+  {
+    id: 'formula-1',
+    type: 'formula',
+    title: 'CCL',
+    layout: { x: 0, y: 9, w: 4, h: 2 },
+    config: { formulas: [{ name: 'CCL', expression: 'MERV - XMEV - AL30 - CI / MERV - XMEV - AL30D - CI' }] },
+  },
+  {
+    id: 'positions-1',
+    type: 'positions',
+    title: 'Cartera',
+    layout: { x: 4, y: 9, w: 8, h: 3 },
+    config: { account: '12345' },
+  },
+];
+
+/** POST /api/visores/{userId}/new; returns the new visor's id. */
+export async function newVisor(who: Session, body: Record<string, unknown> = {}): Promise<string> {
+  const response = await who.api.post(`/api/visores/${who.user._id}/new`, { title: 'Visor de prueba', ...body });
+  const { data } = expectSuccess<{ data: { id_visor: string } }>(response);
+  expect(typeof data.id_visor).toBe('string');
+  return data.id_visor;
+}
+
+export async function readVisor(who: Session, visorId: string): Promise<Visor> {
+  return expectSuccess<{ data: Visor }>(await who.api.get(`/api/visores/${visorId}/get`)).data;
+}
+
+export async function listVisores(who: Session): Promise<Visor[]> {
+  return expectSuccess<{ data: Visor[] }>(await who.api.get(`/api/visores/${who.user._id}`)).data;
+}
+
+export async function readTree(who: Session): Promise<{ nodes: TreeNode[]; version: number }> {
+  const response = await who.api.get(`/api/visores/${who.user._id}/folders`);
+  const { data, version } = expectSuccess<{ data: TreeNode[]; version: number }>(response);
+  expect(response.headers.get('etag')).toBe(`"${version}"`);
+  return { nodes: data, version };
+}
+
+/** PUT /api/visores/{userId}/folders, with If-Match when a version (or raw header) is given. */
+export function saveTree(who: Session, nodes: unknown, ifMatch?: number | string): Promise<ApiResponse> {
+  const headers: Record<string, string> = ifMatch === undefined ? {} : { 'if-match': String(ifMatch) };
+  return who.api.put(`/api/visores/${who.user._id}/folders`, nodes, { headers });
+}
+
+export async function getFavs(who: Session): Promise<{ visores: { visor_id: string; emoji: string; title: string }[]; folders: FolderNode[] }> {
+  return expectSuccess<{ data: { visores: { visor_id: string; emoji: string; title: string }[]; folders: FolderNode[] } }>(
+    await who.api.get(`/api/visores/${who.user._id}/getFavs`),
+  ).data;
+}
+
+export function folder(folderId: string, sub: TreeNode[] = [], extra: Partial<FolderNode> = {}): FolderNode {
+  return { folder_id: folderId, name: `Carpeta ${folderId}`, emoji: '📁', sub, ...extra };
+}
+
+/** A leaf as a client might send it; the server rewrites name/emoji/color/to from the visor. */
+export function leaf(visorId: string, extra: Partial<VisorNode> = {}): VisorNode {
+  return { visor_id: visorId, name: 'nombre del cliente', emoji: '', color: 'red', to: visorLink(visorId), ...extra };
+}
+
+/** The leaf the server keeps for a visor: its fields come from the visor row. */
+export function leafOfVisor(visor: Visor): VisorNode {
+  return { visor_id: visor.visor_id, name: visor.title, emoji: visor.emoji, color: visor.color, fav: visor.fav, to: visorLink(visor.visor_id) };
+}
+
+/** Every visor leaf of a tree, depth first. */
+export function leavesOf(nodes: readonly TreeNode[]): VisorNode[] {
+  return nodes.flatMap((node) => ('folder_id' in node ? leavesOf(node.sub) : [node]));
+}
