@@ -197,6 +197,21 @@ export function createBrokerService(market: MarketService, now: () => number) {
       }));
     },
 
+    /** Ends a deleted user's broker sessions and watches. */
+    forgetUser(userId: string): void {
+      for (const [id, session] of sessions) {
+        if (session.userId !== userId) continue;
+        session.client?.close();
+        sessions.delete(id);
+      }
+      for (const [watchKey, watch] of watches) {
+        if (watch.userId !== userId) continue;
+        watch.source.close();
+        watches.delete(watchKey);
+      }
+      for (const paperKey of paperAccounts.keys()) if (paperKey.startsWith(`${userId}\u0000`)) paperAccounts.delete(paperKey);
+    },
+
     close(): void {
       clearInterval(timer);
       for (const watch of watches.values()) watch.source.close();

@@ -30,6 +30,7 @@ export const WORKSPACE_MESSAGES = {
   folderNotFound: (id: string) => `La carpeta ${id} no existe`,
   notYourVisor: (id: string) => `El visor ${id} no existe o no es suyo`,
   staleTree: 'El árbol de carpetas cambió en otra pestaña o dispositivo. Recárguelo y vuelva a intentar.',
+  deleteNeedsVersion: 'Para borrar visores, guarde el árbol con If-Match: la versión que leyó',
 } as const;
 
 /** 128 random bits in hex: unguessable, and safe in paths. */
@@ -142,7 +143,8 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
 
     /**
      * Saves the whole tree. With `ifMatch`, a tree whose version moved on answers 412 and
-     * changes nothing. Leaves dropped from the tree delete their visores, atomically.
+     * changes nothing; without it the save wins, unless it would delete visores (428).
+     * Leaves dropped from the tree delete their visores, atomically.
      */
     async saveTree(actor: Actor, nodes: TreeNode[], ifMatch: number | null): Promise<{ version: number; deleted: string[] }> {
       const problem = treeProblem(nodes);
@@ -160,6 +162,9 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
 
         const kept = new Set(wanted);
         const deleted = treeShape(tree.nodes).visorIds.filter((id) => !kept.has(id) && byId.has(id));
+        // A save that deletes must say which tree it changed: a stale tab without If-Match
+        // would otherwise delete visores another tab just placed.
+        if (deleted.length > 0 && ifMatch == null) throw new HttpError(428, WORKSPACE_MESSAGES.deleteNeedsVersion);
         if (deleted.length > 0) await trx.deleteFrom('visores').where('owner', '=', userId).where('id', 'in', deleted).execute();
 
         // Favourites travel with the tree (a folder's toggle applies to what it holds);

@@ -402,4 +402,15 @@ describe('paper broker over HTTP on sqlite', () => {
       expect((await fetch(`${server.baseUrl}/api/admin/positions`)).status).toBe(401);
     });
   });
+
+  it("ends a deleted user's broker sessions and watches", async () => {
+    const trader = await createUser(server, admin.token);
+    const { sessionId, accounts } = await connectPaper(trader);
+    expectSuccess(await trader.api.post(`/api/accounts/${accounts[0]}/watch`, { sessionId }));
+    const listed = async () =>
+      expectSuccess<{ data: { sessionId: string }[] }>(await admin.api.get('/api/admin/positions')).data.some((entry) => entry.sessionId === sessionId);
+    expect(await listed()).toBe(true);
+    expectSuccess(await admin.api.del(`/api/admin/users/${trader.user._id}`));
+    expect(await listed()).toBe(false);
+  });
 });

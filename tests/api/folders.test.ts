@@ -71,8 +71,9 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
 
     it('bumps the version on every save', async () => {
       const { version } = await readTree(user);
-      const first = expectSuccess<SaveAnswer>(await saveTree(user, [folder('X')]));
-      const second = expectSuccess<SaveAnswer>(await saveTree(user, [folder('X'), folder('Y')]));
+      // With the version read: this user's tree may hold visores that these saves drop.
+      const first = expectSuccess<SaveAnswer>(await saveTree(user, [folder('X')], version));
+      const second = expectSuccess<SaveAnswer>(await saveTree(user, [folder('X'), folder('Y')], first.version));
       expect([first.version, second.version]).toEqual([version + 1, version + 2]);
       expect(await readTree(user)).toEqual({ nodes: [folder('X'), folder('Y')], version: version + 2 });
     });
@@ -245,15 +246,25 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
     it('deletes the visores of a dropped folder, nested ones included, in the same save', async () => {
       const fresh = await freshUser();
       const [v1, v2, v3, keep] = [await newVisor(fresh, { title: 'v1' }), await newVisor(fresh, { title: 'v2' }), await newVisor(fresh, { title: 'v3' }), await newVisor(fresh, { title: 'keep' })];
-      expectSuccess(await saveTree(fresh, [folder('Gone', [leaf(v1), folder('Inner', [leaf(v2), leaf(v3)])]), leaf(keep)]));
+      const placed = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('Gone', [leaf(v1), folder('Inner', [leaf(v2), leaf(v3)])]), leaf(keep)]));
 
-      const answer = expectSuccess<SaveAnswer>(await saveTree(fresh, [leaf(keep)]));
+      const answer = expectSuccess<SaveAnswer>(await saveTree(fresh, [leaf(keep)], placed.version));
       expect(answer.deleted.sort()).toEqual([v1, v2, v3].sort());
       for (const id of [v1, v2, v3]) expectErrorResponse(await fresh.api.get(`/api/visores/${id}/get`), 404);
       expect((await listVisores(fresh)).map((visor) => visor.visor_id)).toEqual([keep]);
       const rows = await server.app.ctx.db.selectFrom('visores').select('id').where('owner', '=', fresh.user._id).execute();
       expect(rows.map((row) => row.id)).toEqual([keep]);
       expect(await readTree(fresh)).toEqual({ nodes: [leafOfVisor(await readVisor(fresh, keep))], version: answer.version });
+    });
+
+    it('refuses a save that would delete visores without If-Match (428), and changes nothing', async () => {
+      const fresh = await freshUser();
+      const id = await newVisor(fresh, { title: 'Colocado en otra pestaña' });
+      const placed = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('A', [leaf(id)])]));
+      const message = expectErrorResponse(await saveTree(fresh, [folder('A')]), 428);
+      expect(message).toContain('If-Match');
+      expect((await readVisor(fresh, id)).title).toBe('Colocado en otra pestaña');
+      expect((await readTree(fresh)).version).toBe(placed.version);
     });
 
     it('keeps a visor that only moved to another folder', async () => {
