@@ -21,6 +21,8 @@ export const MARKET_LIMITS = {
 
 interface Subscription {
   instrument: Instrument;
+  /** The key as JSON, escaped once. */
+  keyJson: string;
   stop: () => void;
 }
 
@@ -28,10 +30,20 @@ function messageOf(instrument: Instrument, md: SymbolMessage['md']): SymbolMessa
   return instrument.maturityDate ? { md, expiration: instrument.maturityDate } : { md };
 }
 
+// The hub makes a new state object per update, shared by every client of the symbol: it is
+// serialized once, however many clients send it.
+const serialized = new WeakMap<SymbolMessage['md'], string>();
+function serialize(instrument: Instrument, md: SymbolMessage['md']): string {
+  let json = serialized.get(md);
+  if (json == null) serialized.set(md, (json = JSON.stringify(messageOf(instrument, md))));
+  return json;
+}
+
 function createMarketClient(ctx: AppContext, socket: WebSocket, send: (message: unknown) => void) {
   const { market } = ctx;
   const subscriptions = new Map<string, Subscription>();
-  const pending = new Map<string, SymbolMessage>();
+  /** Latest unsent state per key (merging happens by replacement). */
+  const pending = new Map<string, SymbolMessage['md']>();
   let scheduled: NodeJS.Immediate | NodeJS.Timeout | null = null; // a pending flush, if any
   let closed = false;
 
@@ -42,9 +54,15 @@ function createMarketClient(ctx: AppContext, socket: WebSocket, send: (message: 
       scheduled = setTimeout(flush, MARKET_LIMITS.retryMs);
       return;
     }
-    send(Object.fromEntries(pending));
-    market.stats.messagesSent += 1;
+    const parts: string[] = [];
+    for (const [key, md] of pending) {
+      const subscription = subscriptions.get(key);
+      if (subscription) parts.push(`${subscription.keyJson}:${serialize(subscription.instrument, md)}`);
+    }
     pending.clear();
+    if (parts.length === 0 || socket.readyState !== socket.OPEN) return;
+    socket.send(`{${parts.join(',')}}`);
+    market.stats.messagesSent += 1;
   };
   const schedule = () => {
     scheduled ??= setImmediate(flush);
@@ -59,14 +77,14 @@ function createMarketClient(ctx: AppContext, socket: WebSocket, send: (message: 
       if (!subscriptions.has(key)) {
         const stop = market.hub.subscribe(instrument.instrumentId.symbol, (_symbol, md) => {
           if (pending.has(key)) market.stats.coalesced += 1;
-          pending.set(key, messageOf(instrument, md));
+          pending.set(key, md);
           schedule();
         });
-        subscriptions.set(key, { instrument, stop });
+        subscriptions.set(key, { instrument, keyJson: JSON.stringify(key), stop });
       }
       const stored = await market.hub.snapshot(instrument.instrumentId.symbol);
       // An update that arrived while the snapshot was read is newer: it becomes the snapshot.
-      const md = pending.get(key)?.md ?? stored ?? {};
+      const md = pending.get(key) ?? stored ?? {};
       pending.delete(key);
       send(requestId == null ? { [key]: messageOf(instrument, md) } : { [key]: messageOf(instrument, md), requestId });
     },
