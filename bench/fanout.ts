@@ -100,6 +100,8 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
     let measuring = false;
     let messages = 0;
     let updates = 0;
+    /** Subscriptions whose snapshot has not arrived yet. */
+    let awaitingSnapshots = CLIENTS * PER_CLIENT;
     const sockets: WebSocket[] = [];
 
     // Connect in batches so the accept queue is not flooded.
@@ -111,6 +113,7 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
             sockets.push(socket);
             const wanted = new Set<string>();
             while (wanted.size < PER_CLIENT) wanted.add(instruments[Math.floor(random() * instruments.length)]!);
+            const unanswered = new Set(wanted);
             socket.on('open', () => socket.send(JSON.stringify({ action: 'auth', token })));
             socket.on('error', reject);
             socket.on('message', (raw) => {
@@ -120,7 +123,9 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
                 resolve();
                 return;
               }
-              if (!measuring || message.event) return;
+              if (message.event) return;
+              for (const key in message) if (unanswered.delete(key)) awaitingSnapshots -= 1;
+              if (!measuring) return;
               const received = Date.now();
               messages += 1;
               for (const key in message) {
@@ -134,12 +139,17 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
         ),
       );
     }
-    await new Promise((r) => setTimeout(r, 2000)); // snapshots delivered, steady state
+    // Measure from the moment every subscription has had its snapshot.
+    const deadline = Date.now() + 120_000;
+    while (awaitingSnapshots > 0) {
+      if (Date.now() > deadline) throw new Error(`${awaitingSnapshots} subscriptions got no snapshot in 2 minutes`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const before = await stats();
     const cpuBefore = cpuSeconds(child.pid!);
     const started = Date.now();
     measuring = true;
-    await new Promise((r) => setTimeout(r, SECONDS * 1000));
+    await new Promise((r) => setTimeout(r, SECONDS * 1000)); // the measurement window itself
     measuring = false;
     const elapsed = (Date.now() - started) / 1000;
     const cpu = ((cpuSeconds(child.pid!) - cpuBefore) / elapsed) * 100;
