@@ -53,33 +53,31 @@ export function createFeeds(options: {
 }) {
   const { hub, now } = options;
   const catalogue: Catalogue = buildCatalogue(new Date(now()), options.simulator);
-  const feeds = new Map<FeedName, { simulator: Simulator; meter: ReturnType<typeof createRateMeter>; lastError: string | null; instruments: Instrument[] }>();
+  const feeds = new Map<FeedName, { simulator: Simulator; meter: ReturnType<typeof createRateMeter>; instruments: Instrument[] }>();
+  /** Counts an update on the feed's meter and hands it to the hub. */
+  const publisher = (meter: ReturnType<typeof createRateMeter>) => (update: MarketUpdate) => {
+    meter.add();
+    hub.publish(update);
+  };
 
   for (const [index, name] of FEED_NAMES.entries()) {
     const instruments = catalogue.instruments.filter((instrument) => instrument.feed === name);
     const simulator = createSimulator(catalogue, instruments, { ...options.simulator, seed: options.simulator.seed + index, ticksPerSecond: options.ticksPerSecond }, now);
     const meter = createRateMeter(now);
-    simulator.onUpdate((update: MarketUpdate) => {
-      meter.add();
-      hub.publish(update);
-    });
-    feeds.set(name, { simulator, meter, lastError: null, instruments });
+    simulator.onUpdate(publisher(meter));
+    feeds.set(name, { simulator, meter, instruments });
   }
 
   const feed = (name: FeedName) => feeds.get(name)!;
 
   let primaryRofex: PrimaryFeed | null = null;
   if (options.primary) {
-    const meter = feed('rofex').meter;
     primaryRofex = createPrimaryFeed({
       settings: options.primary,
       hub,
       catalogue,
       log: options.log ?? { warn: () => {} },
-      onUpdate: (update) => {
-        meter.add();
-        hub.publish(update);
-      },
+      onUpdate: publisher(feed('rofex').meter),
     });
   }
   const usesExchange = (name: FeedName): PrimaryFeed | null => (name === 'rofex' ? primaryRofex : null);
@@ -126,7 +124,7 @@ export function createFeeds(options: {
       feed(name).simulator.advance(count);
     },
     status(name: FeedName): FeedStatus {
-      const { simulator, meter, lastError } = feed(name);
+      const { simulator, meter } = feed(name);
       const exchange = usesExchange(name);
       return {
         name,
@@ -135,7 +133,7 @@ export function createFeeds(options: {
         rate: exchange ? 0 : simulator.ticksPerSecond,
         ticksPerSecond: Math.round(meter.perSecond() * 10) / 10,
         instruments: catalogue.instruments.filter((instrument) => instrument.feed === name).length,
-        lastError: exchange ? exchange.lastError : lastError,
+        lastError: exchange ? exchange.lastError : null,
       };
     },
     /** The last traded price a feed knows for a symbol (any written form). */
