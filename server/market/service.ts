@@ -1,8 +1,8 @@
 // Everything the market routes and socket share: catalogue, hub, feeds, counters.
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Config } from '../config.js';
 import type { FeedName, Instrument } from './catalogue.js';
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import { createFeeds, FEED_NAMES } from './feeds.js';
 import { createFeedLock } from './feedLock.js';
 import { createMarketHub, type Hub } from './hub.js';
