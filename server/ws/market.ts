@@ -6,7 +6,7 @@
 // server memory beyond one pending state per symbol it watches.
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SubscribeMessage, type SymbolMessage } from '../../src/protocol/market.js';
+import { SubscribeManyMessage, SubscribeMessage, type SymbolMessage } from '../../src/protocol/market.js';
 import type { AppContext } from '../http/context.js';
 import type { Instrument } from '../market/catalogue.js';
 import { registerSocketEndpoint, type SocketSession } from './endpoint.js';
@@ -73,8 +73,10 @@ function createMarketClient(ctx: AppContext, socket: WebSocket, send: (message: 
     *instruments(): Iterable<Instrument> {
       for (const subscription of subscriptions.values()) yield subscription.instrument;
     },
-    async subscribe(key: string, instrument: Instrument, requestId: string | undefined): Promise<void> {
-      if (!subscriptions.has(key)) {
+    /** Subscribes each key and answers with one message holding every snapshot. */
+    async subscribeMany(entries: [string, Instrument][], requestId: string | undefined): Promise<void> {
+      for (const [key, instrument] of entries) {
+        if (subscriptions.has(key)) continue;
         const stop = market.hub.subscribe(instrument.instrumentId.symbol, (_symbol, md) => {
           if (pending.has(key)) market.stats.coalesced += 1;
           pending.set(key, md);
@@ -82,11 +84,15 @@ function createMarketClient(ctx: AppContext, socket: WebSocket, send: (message: 
         });
         subscriptions.set(key, { instrument, keyJson: JSON.stringify(key), stop });
       }
-      const stored = await market.hub.snapshot(instrument.instrumentId.symbol);
-      // An update that arrived while the snapshot was read is newer: it becomes the snapshot.
-      const md = pending.get(key) ?? stored ?? {};
-      pending.delete(key);
-      send(requestId == null ? { [key]: messageOf(instrument, md) } : { [key]: messageOf(instrument, md), requestId });
+      const stored = await Promise.all(entries.map(([, instrument]) => market.hub.snapshot(instrument.instrumentId.symbol)));
+      const answer: Record<string, unknown> = {};
+      entries.forEach(([key, instrument], index) => {
+        // An update that arrived while the snapshot was read is newer: it becomes the snapshot.
+        answer[key] = messageOf(instrument, pending.get(key) ?? stored[index] ?? {});
+        pending.delete(key);
+      });
+      if (requestId != null) answer.requestId = requestId;
+      send(answer);
     },
     unsubscribe(key: string): boolean {
       const subscription = subscriptions.get(key);
@@ -122,14 +128,38 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
     async onMessage(session, message) {
       if (message.action !== 'subscribe' && message.action !== 'unsubscribe') return false;
       const requestId = typeof message.requestId === 'string' ? message.requestId.slice(0, 100) : undefined;
-      const parsed = SubscribeMessage.safeParse(message);
+      const parsed = 'symbols' in message ? SubscribeManyMessage.safeParse(message) : SubscribeMessage.safeParse(message);
       if (!parsed.success) {
         session.send({ event: 'error', message: parsed.error.issues[0]?.message ?? 'Mensaje inválido', requestId });
         return true;
       }
-      const key = parsed.data.symbol;
       const client = clientOf(session);
-      if (parsed.data.action === 'unsubscribe') {
+      const { action } = parsed.data;
+      if ('symbols' in parsed.data) {
+        const keys = [...new Set(parsed.data.symbols)];
+        if (action === 'unsubscribe') {
+          for (const key of keys) client.unsubscribe(key);
+          session.send({ event: 'unsubscribed', symbols: keys, requestId });
+          return true;
+        }
+        const known: [string, Instrument][] = [];
+        const unknown: string[] = [];
+        for (const key of keys) {
+          const instrument = ctx.market.catalogue.resolve(key);
+          if (instrument) known.push([key, instrument]);
+          else unknown.push(key);
+        }
+        if (unknown.length > 0) session.send({ event: 'error', message: `Símbolos desconocidos: ${unknown.join(', ')}`, symbols: unknown, requestId });
+        const added = known.filter(([key]) => !client.subscriptions.has(key)).length;
+        if (client.subscriptions.size + added > MARKET_LIMITS.maxSubscriptions) {
+          session.send({ event: 'error', message: `Máximo de ${MARKET_LIMITS.maxSubscriptions} suscripciones por conexión`, symbols: known.map(([key]) => key), requestId });
+          return true;
+        }
+        await client.subscribeMany(known, requestId);
+        return true;
+      }
+      const key = parsed.data.symbol;
+      if (action === 'unsubscribe') {
         client.unsubscribe(key);
         session.send({ event: 'unsubscribed', symbol: key, requestId });
         return true;
@@ -143,7 +173,7 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
         session.send({ event: 'error', message: `Máximo de ${MARKET_LIMITS.maxSubscriptions} suscripciones por conexión`, symbol: key, requestId });
         return true;
       }
-      await client.subscribe(key, instrument, requestId);
+      await client.subscribeMany([[key, instrument]], requestId);
       return true;
     },
     onClose(session) {

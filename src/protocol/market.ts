@@ -53,9 +53,29 @@ export interface SymbolMessage {
   expiration?: string;
 }
 
+const MarketSymbol = z.string().trim().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres');
+
+/** Most symbols one batch subscribe or unsubscribe may carry. */
+export const MAX_SYMBOLS_PER_MESSAGE = 500;
+
+/**
+ * `{action, symbol}` for one symbol, answered by its snapshot keyed by the symbol;
+ * `{action, symbols:[…]}` for a batch (a worker re-subscribing after a reconnect), answered
+ * by ONE message keyed by every known symbol with its snapshot, preceded by an error event
+ * with `symbols` listing the unknown ones. Both carry the `requestId` back when given.
+ */
 export const SubscribeMessage = z.object({
   action: z.enum(['subscribe', 'unsubscribe']),
-  symbol: z.string().trim().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres'),
+  symbol: MarketSymbol,
+  requestId: z.string().max(100).optional(),
+});
+
+export const SubscribeManyMessage = z.object({
+  action: z.enum(['subscribe', 'unsubscribe']),
+  symbols: z
+    .array(MarketSymbol, { error: 'symbols debe ser una lista de símbolos' })
+    .min(1, 'La lista de símbolos está vacía')
+    .max(MAX_SYMBOLS_PER_MESSAGE, `Máximo de ${MAX_SYMBOLS_PER_MESSAGE} símbolos por mensaje`),
   requestId: z.string().max(100).optional(),
 });
 

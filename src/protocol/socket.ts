@@ -20,8 +20,9 @@ export const PingMessage = z.object({ action: z.literal('ping'), requestId: z.st
 export type ControlEvent =
   | { event: 'authenticated'; user: { _id: string; username: string; role: string } }
   | { event: 'pong'; time: number; requestId?: string }
-  | { event: 'error'; message: string; requestId?: string; symbol?: string }
-  | { event: 'unsubscribed'; symbol: string; requestId?: string };
+  | { event: 'error'; message: string; requestId?: string; symbol?: string; symbols?: string[] }
+  | { event: 'unsubscribed'; symbol: string; requestId?: string }
+  | { event: 'unsubscribed'; symbols: string[]; requestId?: string };
 
 /** Limits per socket: message size, message rate, and how much abuse closes it. */
 export const SOCKET_LIMITS = {
