@@ -250,6 +250,77 @@ describe('market socket on sqlite', () => {
     });
   });
 
+  describe('batch subscribe', () => {
+    it('answers a list with ONE message keyed by every known symbol, after an error naming the unknown ones', async () => {
+      const socket = await marketSocket();
+      const future = `ROFEX:${dollarFutures()[1]!.instrumentId.symbol}`;
+      const keys = [future, 'BYMA:AL30', 'DLR/NOPE99', 'BYMA:GGAL', 'BYMA:AL30', 'XYZ'];
+      sendJson(socket, { action: 'subscribe', symbols: keys, requestId: 'b1' });
+      const [error, snapshot] = (await nextMessages(socket, 2)) as [Message, Message];
+      expect(error).toEqual({ event: 'error', message: expect.stringMatching(/DLR\/NOPE99, XYZ/), symbols: ['DLR/NOPE99', 'XYZ'], requestId: 'b1' });
+      expect(keysOf(snapshot)).toEqual([future, 'BYMA:AL30', 'BYMA:GGAL'].sort());
+      expect(snapshot.requestId).toBe('b1');
+      for (const key of [future, 'BYMA:AL30', 'BYMA:GGAL']) expect(snapshot[key], key).toEqual(latestEntry(key));
+
+      advanceUntilUpdated([future, 'BYMA:GGAL']);
+      expect(keysOf(await nextMessage(socket))).toEqual(expect.arrayContaining([future, 'BYMA:GGAL']));
+    });
+
+    it('answers a list of only unknown symbols with the error, then an empty answer carrying the requestId', async () => {
+      const socket = await marketSocket();
+      sendJson(socket, { action: 'subscribe', symbols: ['NADA1', 'NADA2'], requestId: 'b2' });
+      expect(await nextMessages(socket, 2)).toEqual([
+        { event: 'error', message: expect.stringContaining('NADA1, NADA2'), symbols: ['NADA1', 'NADA2'], requestId: 'b2' },
+        { requestId: 'b2' },
+      ]);
+    });
+
+    it('unsubscribes a list at once; the others keep updating', async () => {
+      const socket = await marketSocket();
+      const [first, second, third] = dollarFutures().map((future) => `ROFEX:${future.instrumentId.symbol}`);
+      sendJson(socket, { action: 'subscribe', symbols: [first, second, third] });
+      expect(keysOf(await nextMessage(socket))).toEqual([first, second, third].sort());
+      sendJson(socket, { action: 'unsubscribe', symbols: [first, third], requestId: 'u' });
+      expect(await nextMessage(socket)).toEqual({ event: 'unsubscribed', symbols: [first, third], requestId: 'u' });
+      for (let round = 0; round < 3; round++) {
+        advanceUntilUpdated([first!, second!, third!]);
+        expect(keysOf(await nextMessage(socket))).toEqual([second]);
+      }
+    });
+
+    it('counts a list against the subscription limit: all of it or none', async () => {
+      const socket = await marketSocket();
+      const keys = dollarFutures()
+        .flatMap((future) => caseVariants(`ROFEX:${future.instrumentId.symbol}`, 400))
+        .slice(0, MARKET_LIMITS.maxSubscriptions + 1);
+      for (let start = 0; start < MARKET_LIMITS.maxSubscriptions - 100; start += 500) {
+        const slice = keys.slice(start, Math.min(start + 500, MARKET_LIMITS.maxSubscriptions - 100));
+        sendJson(socket, { action: 'subscribe', symbols: slice });
+        expect(keysOf(await nextMessage(socket))).toEqual([...slice].sort());
+      }
+      const over = keys.slice(MARKET_LIMITS.maxSubscriptions - 100);
+      expect(over).toHaveLength(101);
+      sendJson(socket, { action: 'subscribe', symbols: over, requestId: 'over' });
+      expect(await nextMessage(socket)).toEqual({ event: 'error', message: expect.stringContaining(String(MARKET_LIMITS.maxSubscriptions)), symbols: over, requestId: 'over' });
+      // Nothing of the refused list was taken: 100 of them still fit.
+      sendJson(socket, { action: 'subscribe', symbols: over.slice(0, 100), requestId: 'fits' });
+      expect(keysOf(await nextMessage(socket))).toHaveLength(100);
+    });
+
+    it.each([
+      ['an empty list', { action: 'subscribe', symbols: [], requestId: 'm1' }, /vacía/],
+      ['a string for symbols', { action: 'subscribe', symbols: 'BYMA:AL30', requestId: 'm1' }, /lista/],
+      ['an empty symbol in the list', { action: 'subscribe', symbols: ['BYMA:AL30', ''], requestId: 'm1' }, /símbolo/],
+      ['501 symbols', { action: 'subscribe', symbols: Array.from({ length: 501 }, (_, i) => `S${i}`), requestId: 'm1' }, /500/],
+      ['a number in an unsubscribe list', { action: 'unsubscribe', symbols: [7], requestId: 'm1' }, /./],
+    ])('answers %s with an error and stays open', async (_label, message, text) => {
+      const socket = await marketSocket();
+      sendJson(socket, message);
+      expect(await nextMessage(socket)).toEqual({ event: 'error', message: expect.stringMatching(text), requestId: 'm1' });
+      await expectPong(socket, 'after');
+    });
+  });
+
   it(`refuses subscription number ${MARKET_LIMITS.maxSubscriptions + 1} on one socket`, async () => {
     const socket = await marketSocket();
     // The limit counts symbols as written, so case variants of the futures' symbols make
