@@ -40,13 +40,17 @@ interface Result {
   coalesced: number;
   published: number;
   cpuPercent: number;
+  generatorCpuPercent: number;
+  malformedFrames: number;
   peakRssMb: number;
   clients: number;
 }
 
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env } });
+    // BENCH_SERVER_NODE_ARGS (e.g. `--cpu-prof`) profiles the server under this load.
+    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env } });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
@@ -66,6 +70,21 @@ function cpuSeconds(pid: number): number {
 function peakRssMb(pid: number): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : NaN;
+}
+
+interface SymbolEntry {
+  md: { LA?: { price: number; size: number; date: number } };
+  expiration?: string;
+}
+/** One match per symbol update in a frame: the last trade's date (every simulator tick trades). */
+const LAST_TRADE_DATE = /"LA":\{"price":[^,]*,"size":[^,]*,"date":(\d+)\}/g;
+let malformedFrames = 0;
+/** Parses a frame whole: every key a symbol whose update the pattern above finds once. */
+function checkFrame(text: string): void {
+  const frame = JSON.parse(text) as Record<string, SymbolEntry>;
+  const keys = Object.keys(frame);
+  const found = text.match(LAST_TRADE_DATE)?.length ?? 0;
+  if (keys.length === 0 || found !== keys.length || keys.some((key) => typeof frame[key]?.md?.LA?.date !== 'number')) malformedFrames += 1;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -109,7 +128,7 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
       await Promise.all(
         Array.from({ length: Math.min(50, CLIENTS - i) }, () =>
           new Promise<void>((resolve, reject) => {
-            const socket = new WebSocket(`ws://127.0.0.1:${port}/ws/market`, { perMessageDeflate: false });
+            const socket = new WebSocket(`ws://127.0.0.1:${port}/ws/market`, { perMessageDeflate: false, skipUTF8Validation: true });
             sockets.push(socket);
             const wanted = new Set<string>();
             while (wanted.size < PER_CLIENT) wanted.add(instruments[Math.floor(random() * instruments.length)]!);
@@ -117,22 +136,28 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
             socket.on('open', () => socket.send(JSON.stringify({ action: 'auth', token })));
             socket.on('error', reject);
             socket.on('message', (raw) => {
-              const message = JSON.parse(String(raw)) as Record<string, { md?: { LA?: { date?: number } } }> & { event?: string };
-              if (message.event === 'authenticated') {
-                for (const symbol of wanted) socket.send(JSON.stringify({ action: 'subscribe', symbol }));
-                resolve();
-                return;
+              const text = String(raw);
+              if (awaitingSnapshots > 0 || text.startsWith('{"event"')) {
+                const message = JSON.parse(text) as Record<string, unknown> & { event?: string };
+                if (message.event === 'authenticated') {
+                  for (const symbol of wanted) socket.send(JSON.stringify({ action: 'subscribe', symbol }));
+                  resolve();
+                  return;
+                }
+                if (message.event) return;
+                for (const key in message) if (unanswered.delete(key)) awaitingSnapshots -= 1;
               }
-              if (message.event) return;
-              for (const key in message) if (unanswered.delete(key)) awaitingSnapshots -= 1;
               if (!measuring) return;
               const received = Date.now();
               messages += 1;
-              for (const key in message) {
-                if (key === 'requestId') continue;
+              // Every 64th frame is parsed whole, to check that frames are JSON keyed by symbol.
+              if ((messages & 63) === 0) checkFrame(text);
+              // Each update's tick time is its LA.date: read straight from the text, so that the
+              // generator (sharing the machine) spends its time receiving, not building objects.
+              LAST_TRADE_DATE.lastIndex = 0;
+              for (let match = LAST_TRADE_DATE.exec(text); match; match = LAST_TRADE_DATE.exec(text)) {
                 updates += 1;
-                const tickTime = message[key]!.md?.LA?.date;
-                if (tickTime != null && latencyCount < latencies.length) latencies[latencyCount++] = received - tickTime;
+                if (latencyCount < latencies.length) latencies[latencyCount++] = received - Number(match[1]);
               }
             });
           }),
@@ -147,12 +172,16 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
     }
     const before = await stats();
     const cpuBefore = cpuSeconds(child.pid!);
+    const generatorBefore = process.cpuUsage();
+    malformedFrames = 0;
     const started = Date.now();
     measuring = true;
     await new Promise((r) => setTimeout(r, SECONDS * 1000)); // the measurement window itself
     measuring = false;
     const elapsed = (Date.now() - started) / 1000;
     const cpu = ((cpuSeconds(child.pid!) - cpuBefore) / elapsed) * 100;
+    const generatorUsage = process.cpuUsage(generatorBefore);
+    const generatorCpu = ((generatorUsage.user + generatorUsage.system) / 1e6 / elapsed) * 100;
     const after = await stats();
     const rss = peakRssMb(child.pid!);
     for (const socket of sockets) socket.terminate();
@@ -167,6 +196,8 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
       coalesced: after.coalesced - before.coalesced,
       published: after.published - before.published,
       cpuPercent: cpu,
+      generatorCpuPercent: generatorCpu,
+      malformedFrames,
       peakRssMb: rss,
     };
   } finally {
@@ -197,9 +228,14 @@ if (!values['skip-redis']) {
   else console.log(`Redis at ${values.redis} is not reachable: the Redis run is skipped`);
 }
 const fixed = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
-console.log('\nrun         msgs/s    updates/s  p50 ms  p99 ms  coalesced  ticks published  server CPU %  peak RSS MB');
+console.log('\nrun         msgs/s    updates/s  p50 ms  p99 ms  coalesced  ticks published  server CPU %  peak RSS MB  generator CPU %');
 for (const r of results) {
   console.log(
-    `${r.label.padEnd(10)} ${fixed(r.messagesPerSecond).padStart(8)} ${fixed(r.updatesPerSecond).padStart(11)} ${fixed(r.p50).padStart(7)} ${fixed(r.p99).padStart(7)} ${String(r.coalesced).padStart(10)} ${String(r.published).padStart(16)} ${fixed(r.cpuPercent).padStart(12)} ${fixed(r.peakRssMb).padStart(12)}`,
+    `${r.label.padEnd(10)} ${fixed(r.messagesPerSecond).padStart(8)} ${fixed(r.updatesPerSecond).padStart(11)} ${fixed(r.p50).padStart(7)} ${fixed(r.p99).padStart(7)} ${String(r.coalesced).padStart(10)} ${String(r.published).padStart(16)} ${fixed(r.cpuPercent).padStart(12)} ${fixed(r.peakRssMb).padStart(12)} ${fixed(r.generatorCpuPercent).padStart(16)}`,
   );
+}
+const broken = results.filter((r) => r.malformedFrames > 0);
+if (broken.length > 0) {
+  console.error(`malformed frames: ${broken.map((r) => `${r.label} ${r.malformedFrames}`).join(', ')}`);
+  process.exitCode = 1;
 }

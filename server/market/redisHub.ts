@@ -17,6 +17,11 @@ export function createRedisHub(url: string, prefix: string, onError: (error: Err
   const latestKey = `${prefix}md:latest`;
 
   const latest = new Map<string, MarketData>();
+  /**
+   * Symbols whose channel has delivered since this process subscribed: only for these is the
+   * local state known to be current (a symbol watched earlier keeps a stale one).
+   */
+  const live = new Set<string>();
   const listeners = new Map<string, Set<SymbolListener>>();
   const dirty = new Map<string, string>();
   let flushTimer: NodeJS.Timeout | null = null;
@@ -32,6 +37,7 @@ export function createRedisHub(url: string, prefix: string, onError: (error: Err
     }
     latest.set(symbol, md);
     const set = listeners.get(symbol);
+    if (set) live.add(symbol);
     if (set) for (const listener of set) listener(symbol, md);
   });
 
@@ -69,6 +75,7 @@ export function createRedisHub(url: string, prefix: string, onError: (error: Err
         current.delete(listener);
         if (current.size === 0) {
           listeners.delete(symbol);
+          live.delete(symbol);
           subscriber.unsubscribe(channelPrefix + symbol).catch(onError);
         }
       };
@@ -78,15 +85,17 @@ export function createRedisHub(url: string, prefix: string, onError: (error: Err
       return latest.get(symbol) ?? null;
     },
 
-    /** The latest state, from Redis when this process has not seen the symbol yet. */
+    /**
+     * The latest state: this process's own while its channel is live, else the one stored in
+     * Redis (at most LATEST_FLUSH_MS behind). Checked again after the read: an update that
+     * arrived meanwhile is newer than what was stored.
+     */
     async snapshot(symbol: string): Promise<MarketData | null> {
-      const known = latest.get(symbol);
-      if (known) return known;
+      if (live.has(symbol)) return latest.get(symbol) ?? null;
       const stored = await publisher.hget(latestKey, symbol);
-      if (!stored) return null;
-      const md = JSON.parse(stored) as MarketData;
-      if (!latest.has(symbol)) latest.set(symbol, md);
-      return latest.get(symbol)!;
+      if (live.has(symbol)) return latest.get(symbol) ?? null;
+      if (!stored) return latest.get(symbol) ?? null;
+      return JSON.parse(stored) as MarketData;
     },
 
     subscribedSymbols(): string[] {

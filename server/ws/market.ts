@@ -1,14 +1,21 @@
 // /ws/market: live quotes keyed by symbol (issue 4). After auth, {action:'subscribe', symbol,
-// requestId?} answers at once with a snapshot keyed by the symbol as the client wrote it,
-// carrying the requestId; updates follow, merged per symbol and sent at most once per turn
-// of the event loop, in one message keyed by symbol. A slow client's updates stay merged
-// (latest state wins) while its send buffer is full, so it never slows others nor grows
-// server memory beyond one pending state per symbol it watches.
+// requestId?} (or a batch, {symbols:[…]}) answers at once with a snapshot keyed by the symbol
+// as the client wrote it, carrying the requestId; updates follow in one message keyed by
+// symbol per socket and flush.
+//
+// Fan-out is per symbol, not per socket: the process listens to the hub once per symbol,
+// marks it dirty on each update (latest state wins), and one flush per turn serializes each
+// dirty state once and appends it to the frame of every socket that watches it. Flushes are
+// at least MARKET_LIMITS.flushIntervalMs apart. A slow
+// client (send buffer over the high-water mark) gets nothing appended: its updates wait in a
+// map of one latest state per symbol it watches, sent merged when it drains, so it never
+// slows others nor grows server memory without bound.
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
-import { SubscribeManyMessage, SubscribeMessage, type SymbolMessage } from '../../src/protocol/market.js';
+import { SubscribeManyMessage, SubscribeMessage, type MarketData, type SymbolMessage } from '../../src/protocol/market.js';
 import type { AppContext } from '../http/context.js';
 import type { Instrument } from '../market/catalogue.js';
+import type { MarketService } from '../market/service.js';
 import { registerSocketEndpoint, type SocketSession } from './endpoint.js';
 
 export const MARKET_LIMITS = {
@@ -17,112 +24,215 @@ export const MARKET_LIMITS = {
   sendBufferHighWater: 512 * 1024,
   /** How often a blocked client is checked again. */
   retryMs: 50,
+  /**
+   * Least time between two flushes. Each flush costs a write (a system call) per socket that
+   * gets something, the largest cost of fan-out; under a steady stream of ticks this bounds
+   * frames to one per socket per interval, while a tick after a quiet spell goes out at once.
+   */
+  flushIntervalMs: 25,
 } as const;
 
+/** One symbol as one socket wrote it. */
 interface Subscription {
-  instrument: Instrument;
+  client: MarketClient;
+  key: string;
   /** The key as JSON, escaped once. */
   keyJson: string;
-  stop: () => void;
+  instrument: Instrument;
 }
 
-function messageOf(instrument: Instrument, md: SymbolMessage['md']): SymbolMessage {
+interface MarketClient {
+  socket: WebSocket;
+  subscriptions: Map<string, Subscription>;
+  /** Fragments `"key":{…}` of the frame being built in this flush. */
+  parts: string[];
+  /** The flush that last looked at this client, and whether its buffer was full then. */
+  flushEpoch: number;
+  blocked: boolean;
+  /** Latest unsent state per key while blocked. */
+  pending: Map<string, MarketData>;
+  retry: NodeJS.Timeout | null;
+  closed: boolean;
+  instruments(): Iterable<Instrument>;
+}
+
+function messageOf(instrument: Instrument, md: MarketData): SymbolMessage {
   return instrument.maturityDate ? { md, expiration: instrument.maturityDate } : { md };
 }
 
-// The hub makes a new state object per update, shared by every client of the symbol: it is
-// serialized once, however many clients send it.
-const serialized = new WeakMap<SymbolMessage['md'], string>();
-function serialize(instrument: Instrument, md: SymbolMessage['md']): string {
-  let json = serialized.get(md);
-  if (json == null) serialized.set(md, (json = JSON.stringify(messageOf(instrument, md))));
-  return json;
-}
+/** Per-symbol fan-out from the hub to the sockets of this process. */
+function createFanout(market: MarketService) {
+  /** Subscriptions per exchange symbol, and the hub listener that feeds them. */
+  const watchers = new Map<string, { subscriptions: Set<Subscription>; stop: () => void }>();
+  /** Symbols updated since the last flush, with their latest state. */
+  const dirty = new Map<string, MarketData>();
+  let scheduled = false;
+  let lastFlush = -Infinity;
+  let epoch = 0;
 
-function createMarketClient(ctx: AppContext, socket: WebSocket, send: (message: unknown) => void) {
-  const { market } = ctx;
-  const subscriptions = new Map<string, Subscription>();
-  /** Latest unsent state per key (merging happens by replacement). */
-  const pending = new Map<string, SymbolMessage['md']>();
-  let scheduled: NodeJS.Immediate | NodeJS.Timeout | null = null; // a pending flush, if any
-  let closed = false;
+  function frameOf(client: MarketClient, parts: string[]): void {
+    if (client.socket.readyState !== client.socket.OPEN) return;
+    client.socket.send(`{${parts.join(',')}}`);
+    market.stats.messagesSent += 1;
+  }
 
-  const flush = () => {
-    scheduled = null;
-    if (closed || pending.size === 0) return;
-    if (socket.bufferedAmount > MARKET_LIMITS.sendBufferHighWater) {
-      scheduled = setTimeout(flush, MARKET_LIMITS.retryMs);
+  function hold(client: MarketClient, key: string, md: MarketData): void {
+    if (client.pending.has(key)) market.stats.coalesced += 1;
+    client.pending.set(key, md);
+    client.retry ??= setTimeout(() => drain(client), MARKET_LIMITS.retryMs);
+  }
+
+  /** Sends a blocked client's merged updates once its buffer is below the mark. */
+  function drain(client: MarketClient): void {
+    client.retry = null;
+    if (client.closed || client.pending.size === 0) return;
+    if (client.socket.bufferedAmount > MARKET_LIMITS.sendBufferHighWater) {
+      client.retry = setTimeout(() => drain(client), MARKET_LIMITS.retryMs);
       return;
     }
     const parts: string[] = [];
-    for (const [key, md] of pending) {
-      const subscription = subscriptions.get(key);
-      if (subscription) parts.push(`${subscription.keyJson}:${serialize(subscription.instrument, md)}`);
+    for (const [key, md] of client.pending) {
+      const subscription = client.subscriptions.get(key);
+      if (subscription) parts.push(`${subscription.keyJson}:${JSON.stringify(messageOf(subscription.instrument, md))}`);
     }
-    pending.clear();
-    if (parts.length === 0 || socket.readyState !== socket.OPEN) return;
-    socket.send(`{${parts.join(',')}}`);
-    market.stats.messagesSent += 1;
-  };
-  const schedule = () => {
-    scheduled ??= setImmediate(flush);
-  };
+    client.pending.clear();
+    if (parts.length > 0) frameOf(client, parts);
+  }
 
-  const client = {
-    subscriptions,
-    *instruments(): Iterable<Instrument> {
-      for (const subscription of subscriptions.values()) yield subscription.instrument;
+  function flush(): void {
+    scheduled = false;
+    lastFlush = performance.now();
+    epoch += 1;
+    const touched: MarketClient[] = [];
+    for (const [symbol, md] of dirty) {
+      const entry = watchers.get(symbol);
+      if (!entry) continue;
+      let json: string | null = null; // serialized once for every socket that gets it
+      for (const subscription of entry.subscriptions) {
+        const { client } = subscription;
+        if (client.flushEpoch !== epoch) {
+          client.flushEpoch = epoch;
+          client.blocked = client.pending.size > 0 || client.socket.bufferedAmount > MARKET_LIMITS.sendBufferHighWater;
+          if (!client.blocked) touched.push(client);
+        }
+        if (client.blocked) {
+          hold(client, subscription.key, md);
+          continue;
+        }
+        json ??= JSON.stringify(messageOf(subscription.instrument, md));
+        client.parts.push(`${subscription.keyJson}:${json}`);
+      }
+    }
+    dirty.clear();
+    for (const client of touched) {
+      const { parts } = client;
+      client.parts = [];
+      frameOf(client, parts);
+    }
+  }
+
+  function onUpdate(symbol: string, md: MarketData): void {
+    const watching = watchers.get(symbol);
+    if (dirty.has(symbol) && watching) market.stats.coalesced += watching.subscriptions.size;
+    dirty.set(symbol, md);
+    if (!scheduled) {
+      scheduled = true;
+      const wait = lastFlush + MARKET_LIMITS.flushIntervalMs - performance.now();
+      if (wait <= 0) setImmediate(flush);
+      else setTimeout(flush, wait);
+    }
+  }
+
+  return {
+    add(subscription: Subscription): void {
+      const symbol = subscription.instrument.instrumentId.symbol;
+      let entry = watchers.get(symbol);
+      if (!entry) {
+        entry = { subscriptions: new Set(), stop: () => {} };
+        watchers.set(symbol, entry);
+        entry.stop = market.hub.subscribe(symbol, onUpdate);
+      }
+      entry.subscriptions.add(subscription);
     },
+    remove(subscription: Subscription): void {
+      const symbol = subscription.instrument.instrumentId.symbol;
+      const entry = watchers.get(symbol);
+      if (!entry) return;
+      entry.subscriptions.delete(subscription);
+      subscription.client.pending.delete(subscription.key);
+      if (entry.subscriptions.size === 0) {
+        watchers.delete(symbol);
+        dirty.delete(symbol);
+        entry.stop();
+      }
+    },
+  };
+}
+type Fanout = ReturnType<typeof createFanout>;
+
+function createMarketClient(socket: WebSocket, market: MarketService, fanout: Fanout, send: (message: unknown) => void) {
+  const client: MarketClient = {
+    socket,
+    subscriptions: new Map(),
+    parts: [],
+    flushEpoch: 0,
+    blocked: false,
+    pending: new Map(),
+    retry: null,
+    closed: false,
+    *instruments(): Iterable<Instrument> {
+      for (const subscription of client.subscriptions.values()) yield subscription.instrument;
+    },
+  };
+  market.clients.add(client);
+
+  return {
+    client,
     /** Subscribes each key and answers with one message holding every snapshot. */
     async subscribeMany(entries: [string, Instrument][], requestId: string | undefined): Promise<void> {
       for (const [key, instrument] of entries) {
-        if (subscriptions.has(key)) continue;
-        const stop = market.hub.subscribe(instrument.instrumentId.symbol, (_symbol, md) => {
-          if (pending.has(key)) market.stats.coalesced += 1;
-          pending.set(key, md);
-          schedule();
-        });
-        subscriptions.set(key, { instrument, keyJson: JSON.stringify(key), stop });
+        if (client.subscriptions.has(key)) continue;
+        const subscription: Subscription = { client, key, keyJson: JSON.stringify(key), instrument };
+        client.subscriptions.set(key, subscription);
+        fanout.add(subscription);
       }
       const stored = await Promise.all(entries.map(([, instrument]) => market.hub.snapshot(instrument.instrumentId.symbol)));
       const answer: Record<string, unknown> = {};
       entries.forEach(([key, instrument], index) => {
-        // An update that arrived while the snapshot was read is newer: it becomes the snapshot.
-        answer[key] = messageOf(instrument, pending.get(key) ?? stored[index] ?? {});
-        pending.delete(key);
+        // An update held for a blocked client while the snapshot was read is newer.
+        answer[key] = messageOf(instrument, client.pending.get(key) ?? stored[index] ?? {});
+        client.pending.delete(key);
       });
       if (requestId != null) answer.requestId = requestId;
       send(answer);
     },
-    unsubscribe(key: string): boolean {
-      const subscription = subscriptions.get(key);
-      if (!subscription) return false;
-      subscription.stop();
-      subscriptions.delete(key);
-      pending.delete(key);
-      return true;
+    unsubscribe(key: string): void {
+      const subscription = client.subscriptions.get(key);
+      if (!subscription) return;
+      client.subscriptions.delete(key);
+      fanout.remove(subscription);
     },
     close(): void {
-      closed = true;
+      client.closed = true;
       market.clients.delete(client);
-      for (const subscription of subscriptions.values()) subscription.stop();
-      subscriptions.clear();
-      pending.clear();
-      // A flush already scheduled finds the client closed and sends nothing.
+      for (const subscription of client.subscriptions.values()) fanout.remove(subscription);
+      client.subscriptions.clear();
+      client.pending.clear();
+      if (client.retry) clearTimeout(client.retry);
     },
   };
-  market.clients.add(client);
-  return client;
 }
-type MarketClient = ReturnType<typeof createMarketClient>;
+type MarketSocketClient = ReturnType<typeof createMarketClient>;
 
 export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): void {
-  const clients = new WeakMap<SocketSession, MarketClient>();
+  const fanout = createFanout(ctx.market);
+  const clients = new WeakMap<SocketSession, MarketSocketClient>();
   const clientOf = (session: SocketSession) => {
     let client = clients.get(session);
-    if (!client) clients.set(session, (client = createMarketClient(ctx, session.socket, session.send)));
+    if (!client) clients.set(session, (client = createMarketClient(session.socket, ctx.market, fanout, session.send)));
     return client;
   };
+  const tooMany = `Máximo de ${MARKET_LIMITS.maxSubscriptions} suscripciones por conexión`;
 
   registerSocketEndpoint(app, ctx, '/ws/market', {
     async onMessage(session, message) {
@@ -133,12 +243,13 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
         session.send({ event: 'error', message: parsed.error.issues[0]?.message ?? 'Mensaje inválido', requestId });
         return true;
       }
-      const client = clientOf(session);
+      const marketClient = clientOf(session);
+      const { subscriptions } = marketClient.client;
       const { action } = parsed.data;
       if ('symbols' in parsed.data) {
         const keys = [...new Set(parsed.data.symbols)];
         if (action === 'unsubscribe') {
-          for (const key of keys) client.unsubscribe(key);
+          for (const key of keys) marketClient.unsubscribe(key);
           session.send({ event: 'unsubscribed', symbols: keys, requestId });
           return true;
         }
@@ -150,17 +261,17 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
           else unknown.push(key);
         }
         if (unknown.length > 0) session.send({ event: 'error', message: `Símbolos desconocidos: ${unknown.join(', ')}`, symbols: unknown, requestId });
-        const added = known.filter(([key]) => !client.subscriptions.has(key)).length;
-        if (client.subscriptions.size + added > MARKET_LIMITS.maxSubscriptions) {
-          session.send({ event: 'error', message: `Máximo de ${MARKET_LIMITS.maxSubscriptions} suscripciones por conexión`, symbols: known.map(([key]) => key), requestId });
+        const added = known.filter(([key]) => !subscriptions.has(key)).length;
+        if (subscriptions.size + added > MARKET_LIMITS.maxSubscriptions) {
+          session.send({ event: 'error', message: tooMany, symbols: known.map(([key]) => key), requestId });
           return true;
         }
-        await client.subscribeMany(known, requestId);
+        await marketClient.subscribeMany(known, requestId);
         return true;
       }
       const key = parsed.data.symbol;
       if (action === 'unsubscribe') {
-        client.unsubscribe(key);
+        marketClient.unsubscribe(key);
         session.send({ event: 'unsubscribed', symbol: key, requestId });
         return true;
       }
@@ -169,11 +280,11 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
         session.send({ event: 'error', message: `Símbolo desconocido: ${key}`, symbol: key, requestId });
         return true;
       }
-      if (!client.subscriptions.has(key) && client.subscriptions.size >= MARKET_LIMITS.maxSubscriptions) {
-        session.send({ event: 'error', message: `Máximo de ${MARKET_LIMITS.maxSubscriptions} suscripciones por conexión`, symbol: key, requestId });
+      if (!subscriptions.has(key) && subscriptions.size >= MARKET_LIMITS.maxSubscriptions) {
+        session.send({ event: 'error', message: tooMany, symbol: key, requestId });
         return true;
       }
-      await client.subscribeMany([[key, instrument]], requestId);
+      await marketClient.subscribeMany([[key, instrument]], requestId);
       return true;
     },
     onClose(session) {
