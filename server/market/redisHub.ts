@@ -9,7 +9,8 @@ import type { Hub, SymbolListener } from './hub.js';
 const LATEST_FLUSH_MS = 50;
 
 export function createRedisHub(url: string, prefix: string, onError: (error: Error) => void): Hub & { client: Redis } {
-  const publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2 });
+  // Auto-pipelining sends the many PUBLISHes of one simulator step in one write.
+  const publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
   const subscriber = new Redis(url, { lazyConnect: false });
   publisher.on('error', onError);
   subscriber.on('error', onError);
