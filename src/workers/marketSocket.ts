@@ -77,7 +77,9 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
   const timers: { reconnect?: ReturnType<typeof setTimeout>; flag?: ReturnType<typeof setTimeout>; flush?: ReturnType<typeof setTimeout>; keepalive?: ReturnType<typeof setInterval> } = {};
 
   const setStatus = (next: Partial<MarketStatus>) => {
-    status = { ...status, ...next };
+    const merged = { ...status, ...next };
+    if (merged.state === status.state && merged.reconnected === status.reconnected && merged.user === status.user) return;
+    status = merged;
     options.onStatus(status);
   };
 

@@ -31,6 +31,8 @@ export interface TabRegistry<T> {
   /** The tab says it is leaving. */
   remove(tabId: string): void;
   get(tabId: string): T | undefined;
+  /** Every registered tab's value. */
+  values(): T[];
   readonly size: number;
   /** Stops the sweep; registrations are forgotten without onGone. */
   dispose(): void;
@@ -89,6 +91,7 @@ export function createTabRegistry<T>(options: TabRegistryOptions<T>): TabRegistr
       if (registration) end(tabId, registration);
     },
     get: (tabId) => tabs.get(tabId)?.tab,
+    values: () => [...tabs.values()].map((registration) => registration.tab),
     get size() {
       return tabs.size;
     },
