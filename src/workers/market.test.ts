@@ -42,7 +42,7 @@ function setup() {
   return { server, market, openTab, killTab: (tabId: string) => granted.get(`lock-${tabId}`)!(), inbox, ticksOf, closed, written, fetched };
 }
 
-const settle = () => vi.advanceTimersByTimeAsync(50);
+const settle = () => vi.advanceTimersByTimeAsync(100);
 
 describe('market service', () => {
   beforeEach(() => {

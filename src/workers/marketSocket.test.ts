@@ -24,7 +24,7 @@ function setup(options: { online?: () => boolean } = {}) {
 }
 
 /** Lets the subscription delay and the inbound yields run. */
-const settle = () => vi.advanceTimersByTimeAsync(50);
+const settle = () => vi.advanceTimersByTimeAsync(100);
 
 const subscribeMessages = (sent: Sent[]) => sent.filter((message) => message.action === 'subscribe');
 

@@ -14,8 +14,12 @@ import type { OpenSocket, SocketHandle } from './socketTransport';
 import { createSymbolRequests } from './symbolRequests';
 
 export const RECONNECT_FLAG_MS = 1000;
-/** Subscription changes wait this long to leave together (many cells mount in one render). */
-export const SUBSCRIBE_DELAY_MS = 16;
+/**
+ * Subscription changes wait this long to leave together (many cells mount in one render).
+ * At most 20 flushes a second, each an unsubscribe and a subscribe message for up to 500
+ * symbols: churning tabs stay under the server's 50 messages a second.
+ */
+export const SUBSCRIBE_DELAY_MS = 50;
 /** A socket silent this long gets a ping; without any answer in PING_TIMEOUT_MS it is abandoned. */
 export const IDLE_PING_MS = 30_000;
 export const PING_TIMEOUT_MS = 10_000;
