@@ -18,6 +18,10 @@ export default defineConfig({
       '/ws': { target: `ws://127.0.0.1:${serverPort}`, ws: true },
     },
   },
+  // The data worker is a module worker (SharedWorker or Worker, type 'module').
+  worker: {
+    format: 'es',
+  },
   build: {
     outDir: 'dist',
     sourcemap: true,

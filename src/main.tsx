@@ -1,7 +1,11 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { startDataWorker } from './data/worker';
 import './styles.css';
+
+// One data worker for all tabs: live quotes and the session's sockets start with the app.
+startDataWorker();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

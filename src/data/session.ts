@@ -11,14 +11,31 @@ export function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
 }
 
+type TokenListener = (token: string | null) => void;
+const tokenListeners = new Set<TokenListener>();
+
+/** Called when this tab stores a new token or removes it (the data worker follows the session). */
+export function onTokenChange(listener: TokenListener): () => void {
+  tokenListeners.add(listener);
+  return () => tokenListeners.delete(listener);
+}
+
+function notifyToken(token: string | null): void {
+  for (const listener of tokenListeners) listener(token);
+}
+
 export function clearSession(): void {
+  const had = getToken() != null;
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(USER_KEY);
+  if (had) notifyToken(null);
 }
 
 function remember(token: string, user: PublicUser): void {
+  const changed = getToken() !== token;
   localStorage.setItem(TOKEN_KEY, token);
   localStorage.setItem(USER_KEY, JSON.stringify(user));
+  if (changed) notifyToken(token);
 }
 
 function lastKnownUser(): PublicUser | null {

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { applyCachedQuotes, applyTabMessage, dataStore, marketStatusAtom, quoteAtom } from './store';
+
+describe('tick store', () => {
+  it('writes each symbol of a batch into its own atom, notifying only its listeners', () => {
+    const notified: string[] = [];
+    for (const symbol of ['A', 'B', 'C']) dataStore.sub(quoteAtom(symbol), () => notified.push(symbol));
+    applyTabMessage({ type: 'ticks', quotes: { A: { md: { OP: 1 } }, B: { md: { OP: 2 } } } });
+    expect(notified.sort()).toEqual(['A', 'B']);
+    expect(dataStore.get(quoteAtom('A'))).toEqual({ quote: { md: { OP: 1 } }, live: true });
+    expect(dataStore.get(quoteAtom('C'))).toBeNull();
+  });
+
+  it('shows a cached quote as stale until live data arrives, and never over live data', () => {
+    applyCachedQuotes([{ symbol: 'DLR/DIC26', md: { OP: 1400 }, expiration: '20261231', receivedAt: 1 }, undefined]);
+    expect(dataStore.get(quoteAtom('DLR/DIC26'))).toEqual({ quote: { md: { OP: 1400 }, expiration: new Date(Date.UTC(2026, 11, 31)) }, live: false });
+    applyTabMessage({ type: 'ticks', quotes: { 'DLR/DIC26': { md: { OP: 1450 } } } });
+    applyCachedQuotes([{ symbol: 'DLR/DIC26', md: { OP: 1400 }, receivedAt: 1 }]);
+    expect(dataStore.get(quoteAtom('DLR/DIC26'))).toEqual({ quote: { md: { OP: 1450 } }, live: true });
+  });
+
+  it('keeps the market status', () => {
+    applyTabMessage({ type: 'market-status', status: { state: 'open', reconnected: true, user: null } });
+    expect(dataStore.get(marketStatusAtom)).toEqual({ state: 'open', reconnected: true, user: null });
+  });
+});

@@ -1,0 +1,48 @@
+// The tab's one Jotai store (issue 5, CONVENTIONS.md): an atom per symbol holding its latest
+// quote, and the market connection's status. The data worker's batches are written here,
+// so a quote cell re-renders only when its own symbol changed. Nothing else imports jotai.
+import { atom, createStore, useAtomValue } from 'jotai';
+import { atomFamily } from 'jotai-family';
+import { parseYyyymmdd } from '../lib/calendar';
+import type { Quote } from '../lib/quote';
+import type { MarketStatus, TabMessage } from '../workers/api';
+import type { QuoteRecord } from './db';
+
+export interface QuoteState {
+  quote: Quote;
+  /** False for a quote read from the local cache and not yet confirmed by the socket. */
+  live: boolean;
+}
+
+export const dataStore = createStore();
+
+export const quoteAtom = atomFamily((_symbol: string) => atom<QuoteState | null>(null));
+
+export const marketStatusAtom = atom<MarketStatus>({ state: 'idle', reconnected: false, user: null });
+
+/** Writes what the worker posted on this tab's port. */
+export function applyTabMessage(message: TabMessage): void {
+  if (message.type === 'market-status') {
+    dataStore.set(marketStatusAtom, message.status);
+    return;
+  }
+  for (const [symbol, quote] of Object.entries(message.quotes)) dataStore.set(quoteAtom(symbol), { quote, live: true });
+}
+
+/** Shows cached quotes where nothing live has arrived yet. */
+export function applyCachedQuotes(records: readonly (QuoteRecord | undefined)[]): void {
+  for (const record of records) {
+    if (!record || dataStore.get(quoteAtom(record.symbol)) != null) continue;
+    const expiration = record.expiration ? parseYyyymmdd(record.expiration) : null;
+    const quote: Quote = expiration ? { md: record.md, expiration } : { md: record.md };
+    dataStore.set(quoteAtom(record.symbol), { quote, live: false });
+  }
+}
+
+export function useQuoteState(symbol: string): QuoteState | null {
+  return useAtomValue(quoteAtom(symbol), { store: dataStore });
+}
+
+export function useMarketStatus(): MarketStatus {
+  return useAtomValue(marketStatusAtom, { store: dataStore });
+}

@@ -1,0 +1,135 @@
+// The tab's end of the data worker (issue 5): starts the SharedWorker of this build (a
+// dedicated Worker where SharedWorker is missing), holds the tab's Web Lock for its life,
+// beats, follows the session's token, and carries the tab's symbol subscriptions. Ticks and
+// status arrive on a MessagePort of this tab and go into the Jotai store.
+import * as Comlink from 'comlink';
+import type { DataWorkerApi, TabMessage, WorkerError } from '../workers/api';
+import { TAB_HEARTBEAT_MS } from '../workers/tabs';
+import { db } from './db';
+import { getToken, onTokenChange } from './session';
+import { settings } from './settings';
+import { applyCachedQuotes, applyTabMessage } from './store';
+import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
+
+export type DataWorker = Comlink.Remote<DataWorkerApi>;
+
+interface Connection {
+  api: DataWorker;
+  tabId: string;
+  /** Settles once the worker knows this tab; calls that name the tab wait for it. */
+  registered: Promise<void>;
+}
+
+let connection: Connection | null = null;
+
+// The version in the name: a tab of a new build never talks to a worker of an old one.
+function openWorker(): Comlink.Endpoint {
+  const name = `visores-data-${settings.appVersion}`;
+  if (typeof SharedWorker === 'function') {
+    return new SharedWorker(new URL('../workers/dataWorker.ts', import.meta.url), { type: 'module', name }).port;
+  }
+  return new Worker(new URL('../workers/dataWorker.ts', import.meta.url), { type: 'module', name });
+}
+
+/** Takes a lock named for this tab and never lets it go: the worker learns of the tab's end by it. */
+function holdTabLock(name: string): Promise<boolean> {
+  if (!('locks' in navigator)) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    navigator.locks
+      .request(name, () => {
+        resolve(true);
+        return new Promise<never>(() => {});
+      })
+      .catch(() => resolve(false));
+  });
+}
+
+const isUnknownTab = (error: unknown) => (error as WorkerError | null)?.code === 'unknown_tab';
+
+const subscriptions = createTabSubscriptions({
+  schedule: (task) => queueMicrotask(task),
+  send: (diff) => void sendDiff(diff),
+});
+
+async function sendDiff({ subscribe, unsubscribe }: SubscriptionDiff): Promise<void> {
+  const { api, tabId, registered } = startDataWorker();
+  // Cached quotes show at once, marked stale, while the worker subscribes.
+  if (subscribe.length > 0) void db.quotes.bulkGet(subscribe).then(applyCachedQuotes, () => {});
+  try {
+    await registered;
+    // Both calls leave now, in order: a later diff's calls must not overtake these.
+    const calls: Promise<unknown>[] = [];
+    if (unsubscribe.length > 0) calls.push(api.unsubscribe(tabId, unsubscribe));
+    if (subscribe.length > 0) calls.push(api.subscribe(tabId, subscribe));
+    await Promise.all(calls);
+  } catch (error) {
+    if (isUnknownTab(error)) void reRegister();
+    else console.warn('Market subscription failed', error);
+  }
+}
+
+/** Registers this tab with a fresh port (a port, once transferred, belongs to the worker). */
+function register(api: DataWorker, tabId: string, lockName: string | null): Promise<void> {
+  const channel = new MessageChannel();
+  channel.port1.onmessage = (event: MessageEvent<TabMessage>) => applyTabMessage(event.data);
+  return api.registerTab(Comlink.transfer({ tabId, lockName, port: channel.port2 }, [channel.port2]));
+}
+
+let lockName: string | null = null;
+let reRegistering: Promise<void> | null = null;
+
+/** The worker forgot this tab (frozen in the background, or a worker restart): start over. */
+function reRegister(): Promise<void> {
+  const { api, tabId } = startDataWorker();
+  reRegistering ??= register(api, tabId, lockName)
+    .then(() => subscriptions.forgetAnnounced())
+    .finally(() => (reRegistering = null));
+  return reRegistering;
+}
+
+/** Starts the worker once per tab and returns it. */
+export function startDataWorker(): Connection {
+  if (connection) return connection;
+  const api = Comlink.wrap<DataWorkerApi>(openWorker());
+  const tabId = crypto.randomUUID();
+  const wantedLock = `visores-tab-${tabId}`;
+  const registered = holdTabLock(wantedLock).then((held) => {
+    lockName = held ? wantedLock : null;
+    return register(api, tabId, lockName);
+  });
+  connection = { api, tabId, registered };
+
+  let sentToken: string | null | undefined;
+  const syncToken = (token: string | null) => {
+    if (token === sentToken) return;
+    sentToken = token;
+    void api.setSession(token ? { token } : null);
+  };
+  syncToken(getToken());
+  onTokenChange(syncToken);
+  // Another tab signed in or out: with a dedicated worker per tab, each must follow.
+  window.addEventListener('storage', () => syncToken(getToken()));
+
+  setInterval(() => {
+    void registered.then(async () => {
+      if (!(await api.heartbeat(tabId))) await reRegister();
+    });
+  }, TAB_HEARTBEAT_MS);
+  window.addEventListener('pagehide', () => void api.unregisterTab(tabId));
+  // Back from the back/forward cache: the worker let the tab go on pagehide.
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted) void reRegister();
+  });
+  return connection;
+}
+
+/** The worker's API (started on first use). */
+export function dataWorker(): DataWorker {
+  return startDataWorker().api;
+}
+
+/** Holds a symbol's live quotes for this tab until the returned function is called. */
+export function holdSymbol(symbol: string): () => void {
+  startDataWorker();
+  return subscriptions.hold(symbol);
+}

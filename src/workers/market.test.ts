@@ -1,0 +1,151 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { QuoteRecord } from '../data/db';
+import type { TabMessage, TabPort } from './api';
+import { createMarketService, type FetchLike } from './market';
+import { createFakeServer, createTestLog } from './testing/fakeSocket';
+import type { LockRequester } from './tabs';
+
+function setup() {
+  const server = createFakeServer();
+  const granted = new Map<string, () => unknown>();
+  const locks: LockRequester = {
+    request: (name, callback) => (granted.set(name, callback), new Promise(() => {})),
+  };
+  const written: QuoteRecord[][] = [];
+  const fetched: string[] = [];
+  const fetchStub: FetchLike = async (url, init) => {
+    fetched.push(`${init.method} ${url}`);
+    if (url.endsWith('/get_expiration_contract')) {
+      const { contract_name } = JSON.parse(String(init.body)) as { contract_name: string };
+      return contract_name === 'DLR/ENE27'
+        ? new Response(JSON.stringify({ status: 'success', expiration: '20270129' }), { status: 200 })
+        : new Response(JSON.stringify({ status: 'error', message: `${contract_name} no tiene vencimiento` }), { status: 404 });
+    }
+    return new Response(null, { status: 404 });
+  };
+  const market = createMarketService({
+    socketUrl: 'ws://test/ws/market',
+    apiBase: '/api',
+    openSocket: server.openSocket,
+    fetch: fetchStub,
+    locks,
+    quoteTable: { bulkPut: async (records) => void written.push([...records]) },
+    log: createTestLog(),
+  });
+  const inbox = new Map<string, TabMessage[]>();
+  const closed = new Set<string>();
+  const openTab = (tabId: string) => {
+    const port: TabPort = { postMessage: (message) => inbox.set(tabId, [...(inbox.get(tabId) ?? []), message]), close: () => closed.add(tabId) };
+    market.registerTab({ tabId, lockName: `lock-${tabId}`, port });
+  };
+  const ticksOf = (tabId: string) => (inbox.get(tabId) ?? []).flatMap((message) => (message.type === 'ticks' ? [message.quotes] : []));
+  return { server, market, openTab, killTab: (tabId: string) => granted.get(`lock-${tabId}`)!(), inbox, ticksOf, closed, written, fetched };
+}
+
+const settle = () => vi.advanceTimersByTimeAsync(100);
+
+describe('market service', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('holds one server subscription per symbol across tabs and ends it when the last tab leaves or dies', async () => {
+    const { server, market, openTab, killTab, closed } = setup();
+    market.setToken('tok');
+    server.current.accept();
+    ['t1', 't2', 't3'].forEach(openTab);
+    void market.subscribe('t1', ['A', 'B']);
+    void market.subscribe('t2', ['A']);
+    void market.subscribe('t3', ['A']);
+    await settle();
+    expect(server.current.actions('subscribe').map((message) => message.symbols)).toEqual([['A', 'B']]);
+
+    await market.unsubscribe('t1', ['A', 'B']);
+    market.unregisterTab('t2');
+    await settle();
+    expect(server.current.actions('unsubscribe').map((message) => message.symbols)).toEqual([['B']]);
+    killTab('t3');
+    expect(closed).toEqual(new Set(['t2', 't3']));
+    await settle();
+    expect(server.current.actions('unsubscribe').map((message) => message.symbols)).toEqual([['B'], ['A']]);
+  });
+
+  it('sends each tab only its symbols, coalesced, and caches the last quotes', async () => {
+    const { server, market, openTab, ticksOf, written } = setup();
+    market.setToken('tok');
+    server.current.accept();
+    openTab('t1');
+    openTab('t2');
+    void market.subscribe('t1', ['A']);
+    void market.subscribe('t2', ['A', 'B']);
+    await settle();
+    const { requestId } = server.current.actions('subscribe')[0]!;
+    server.current.push({ A: { md: { HI: 1 } }, B: { md: { HI: 2 } }, requestId });
+    for (let i = 2; i <= 5; i++) server.current.push({ A: { md: { HI: i } } });
+    await settle();
+    expect(ticksOf('t1')).toEqual([{ A: { md: { HI: 5 } } }]);
+    expect(ticksOf('t2')).toEqual([{ A: { md: { HI: 5 } }, B: { md: { HI: 2 } } }]);
+
+    // A tab joining later gets what is known at once.
+    openTab('t3');
+    await expect(market.subscribe('t3', ['B'])).resolves.toEqual({ unknown: [] });
+    await settle();
+    expect(ticksOf('t3')).toEqual([{ B: { md: { HI: 2 } } }]);
+
+    await market.flushCache();
+    expect(written.flat().map((record) => [record.symbol, record.md])).toEqual([
+      ['A', { HI: 5 }],
+      ['B', { HI: 2 }],
+    ]);
+  });
+
+  it('tells every tab of status changes, and a new tab at once', async () => {
+    const { server, market, openTab, inbox } = setup();
+    openTab('t1');
+    market.setToken('tok');
+    server.current.accept();
+    openTab('t2');
+    const states = (tabId: string) => inbox.get(tabId)!.flatMap((message) => (message.type === 'market-status' ? [message.status.state] : []));
+    expect(states('t1')).toEqual(['idle', 'connecting', 'open']);
+    expect(states('t2')).toEqual(['open']);
+    market.setToken(null);
+    expect(states('t2')).toEqual(['open', 'idle']);
+  });
+
+  it('refuses calls of a tab it does not know, as a plain {code, message}', async () => {
+    const { market } = setup();
+    await expect(market.subscribe('ghost', ['A'])).rejects.toEqual({ code: 'unknown_tab', message: 'Unknown tab ghost: register again' });
+  });
+
+  it('reads expirations from the socket, else from the server', async () => {
+    const { server, market, openTab, fetched } = setup();
+    market.setToken('tok');
+    server.current.accept();
+    openTab('t1');
+    void market.subscribe('t1', ['DLR/DIC26']);
+    await settle();
+    const { requestId } = server.current.actions('subscribe')[0]!;
+    server.current.push({ 'DLR/DIC26': { md: {}, expiration: '20261231' }, requestId });
+    await settle();
+    await expect(market.getExpirationDates(['DLR/DIC26', 'DLR/ENE27', 'BYMA:AL30'])).resolves.toEqual([
+      new Date(Date.UTC(2026, 11, 31)),
+      new Date(Date.UTC(2027, 0, 29)),
+      null,
+    ]);
+    expect(fetched).toEqual(['POST /api/get_expiration_contract', 'POST /api/get_expiration_contract']);
+    await expect(market.waitForExpiration('DLR/DIC26')).resolves.toEqual(new Date(Date.UTC(2026, 11, 31)));
+  });
+
+  it('checks connectivity with a HEAD request to its own server before reconnecting', async () => {
+    const { server, market, fetched } = setup();
+    market.setToken('tok');
+    server.current.accept();
+    server.current.drop(1006);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(fetched).toEqual(['HEAD /api']);
+    expect(server.sockets).toHaveLength(2);
+  });
+});

@@ -1,0 +1,138 @@
+// The market side of the data worker: one socket for every tab, subscriptions counted per
+// tab, ticks fanned out per tab, last quotes cached in Dexie, and the waiting helpers.
+import { yyyymmdd } from '../lib/calendar';
+import type { Quote } from '../lib/quote';
+import type { MarketStatus, SubscribeResult, TabPort, TabRegistration, WorkerError } from './api';
+import { createMarketSocket, type Logger } from './marketSocket';
+import { createQuoteCache, type QuoteTable } from './quoteCache';
+import type { OpenSocket } from './socketTransport';
+import { createSubscriptions, type SubscriptionChange } from './subscriptions';
+import { createTabRegistry, type LockRequester } from './tabs';
+import { createTickFanout } from './tickFanout';
+import * as waiting from './waiting';
+
+/** The part of fetch the market side uses (browser fetch fits). */
+export type FetchLike = (
+  url: string,
+  init: { method: string; headers?: Record<string, string>; body?: string; cache?: 'no-store' },
+) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
+
+export interface MarketServiceOptions {
+  socketUrl: string;
+  /** Base of the REST API (`/api`): connectivity checks and contract expirations. */
+  apiBase: string;
+  openSocket: OpenSocket;
+  fetch: FetchLike;
+  locks: LockRequester | null;
+  /** Dexie's quotes table; null keeps no cache. */
+  quoteTable: QuoteTable | null;
+  tabTimeoutMs?: number;
+  log?: Logger;
+}
+
+export type MarketService = ReturnType<typeof createMarketService>;
+
+const unknownTab = (tabId: string): WorkerError => ({ code: 'unknown_tab', message: `Unknown tab ${tabId}: register again` });
+
+export function createMarketService(options: MarketServiceOptions) {
+  const log = options.log ?? console;
+  let token: string | null = null;
+  const subscriptions = createSubscriptions();
+  const cache = options.quoteTable ? createQuoteCache({ table: options.quoteTable, log }) : null;
+
+  const apply = (change: SubscriptionChange) => {
+    if (change.removed.length > 0) socket.unsubscribe(change.removed);
+    if (change.added.length > 0) void socket.subscribe(change.added);
+  };
+
+  const tabs = createTabRegistry<TabPort>({
+    locks: options.locks,
+    ...(options.tabTimeoutMs == null ? {} : { timeoutMs: options.tabTimeoutMs }),
+    onGone(tabId, port) {
+      apply(subscriptions.dropTab(tabId));
+      port.close();
+    },
+  });
+
+  const fanout = createTickFanout({
+    tabsOf: (symbol) => subscriptions.tabsOf(symbol),
+    portOf: (tabId) => tabs.get(tabId),
+    quoteOf: (symbol) => socket.quote(symbol),
+  });
+
+  // Any HTTP answer from our own server means it can be reached. A public site (the spec's
+  // choice) says nothing about our server and cannot be reached in closed networks or tests.
+  const checkConnectivity = async () => {
+    try {
+      await options.fetch(options.apiBase, { method: 'HEAD', cache: 'no-store' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const socket = createMarketSocket({
+    url: options.socketUrl,
+    openSocket: options.openSocket,
+    checkConnectivity,
+    log,
+    onQuotes(symbols) {
+      fanout.changed(symbols);
+      if (cache) for (const symbol of symbols) cache.record(symbol, socket.quote(symbol)!);
+    },
+    onStatus(status: MarketStatus) {
+      for (const port of tabs.values()) port.postMessage({ type: 'market-status', status });
+    },
+  });
+
+  const fetchExpiration = async (symbol: string): Promise<string> => {
+    const known = socket.quote(symbol)?.expiration;
+    if (known) return yyyymmdd(known);
+    const response = await options.fetch(`${options.apiBase}/get_expiration_contract`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ contract_name: symbol }),
+    });
+    const body = (await response.json().catch(() => null)) as { expiration?: unknown; message?: unknown } | null;
+    if (!response.ok || typeof body?.expiration !== 'string') throw new Error(typeof body?.message === 'string' ? body.message : `Error ${response.status}`);
+    return body.expiration;
+  };
+
+  return {
+    setToken(next: string | null) {
+      token = next;
+      if (next) socket.start(next);
+      else socket.stop();
+    },
+    registerTab({ tabId, lockName, port }: TabRegistration) {
+      tabs.register(tabId, lockName, port);
+      port.postMessage({ type: 'market-status', status: socket.status });
+    },
+    heartbeat: (tabId: string) => tabs.touch(tabId),
+    unregisterTab: (tabId: string) => tabs.remove(tabId),
+    async subscribe(tabId: string, symbols: string[]): Promise<SubscribeResult> {
+      if (!tabs.get(tabId)) throw unknownTab(tabId);
+      apply(subscriptions.want(tabId, symbols));
+      fanout.seed(tabId, symbols);
+      return socket.subscribe(symbols);
+    },
+    async unsubscribe(tabId: string, symbols: string[]): Promise<void> {
+      if (!tabs.get(tabId)) throw unknownTab(tabId);
+      apply(subscriptions.release(tabId, symbols));
+    },
+    getMarketStatus: (): MarketStatus => socket.status,
+    getQuote: (symbol: string): Quote | null => socket.quote(symbol) ?? null,
+    waitForSymbols: (symbols: string[], timeoutMs?: number) => waiting.waitForSymbols((symbol) => socket.quote(symbol) != null, symbols, timeoutMs),
+    waitForExpiration: (symbol: string, timeoutMs?: number) =>
+      waiting.waitForExpiration((s) => socket.quote(s)?.expiration, symbol, { ...(timeoutMs == null ? {} : { timeoutMs }), log }),
+    getExpirationDates: (symbols: string[]) => waiting.getExpirationDates(symbols, fetchExpiration, log),
+    /** Writes what the cache holds (before the worker goes away, and in tests). */
+    flushCache: () => cache?.flush() ?? Promise.resolve(),
+    dispose() {
+      socket.stop();
+      tabs.dispose();
+      fanout.dispose();
+      cache?.dispose();
+    },
+  };
+}

@@ -1,0 +1,30 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { VisoresDb } from '../data/db';
+import { createQuoteCache } from './quoteCache';
+
+describe('quote cache', () => {
+  const databases: VisoresDb[] = [];
+  afterEach(async () => {
+    for (const db of databases.splice(0)) await db.delete();
+  });
+
+  it('writes the last quote of each symbol in one bulk write per flush', async () => {
+    const db = new VisoresDb(`quotes-${Math.random()}`);
+    databases.push(db);
+    const bulkPut = vi.spyOn(db.quotes, 'bulkPut');
+    const cache = createQuoteCache({ table: db.quotes, now: () => 1234 });
+    cache.record('DLR/DIC26', { md: { OP: 1 }, expiration: new Date(Date.UTC(2026, 11, 31)) });
+    cache.record('DLR/DIC26', { md: { OP: 2 }, expiration: new Date(Date.UTC(2026, 11, 31)) });
+    cache.record('BYMA:AL30', { md: { OP: 3 } });
+    await cache.flush();
+    expect(bulkPut).toHaveBeenCalledTimes(1);
+    expect(await db.quotes.toArray()).toEqual([
+      { symbol: 'BYMA:AL30', md: { OP: 3 }, receivedAt: 1234 },
+      { symbol: 'DLR/DIC26', md: { OP: 2 }, expiration: '20261231', receivedAt: 1234 },
+    ]);
+    await cache.flush();
+    expect(bulkPut).toHaveBeenCalledTimes(1);
+    cache.dispose();
+  });
+});

@@ -1,0 +1,57 @@
+// The last known quote of each symbol, written to Dexie so a reopened visor shows prices at
+// once (marked stale until live data arrives). Writes are batched: one bulkPut, so one
+// IndexedDB transaction, per flush (one transaction per tick would cost ~25× more).
+import { yyyymmdd } from '../lib/calendar';
+import type { Quote } from '../lib/quote';
+import type { QuoteRecord } from '../data/db';
+
+export const QUOTE_CACHE_FLUSH_MS = 1000;
+
+export interface QuoteTable {
+  bulkPut(records: readonly QuoteRecord[]): Promise<unknown>;
+}
+
+export interface QuoteCache {
+  record(symbol: string, quote: Quote): void;
+  flush(): Promise<void>;
+  dispose(): void;
+}
+
+export function toQuoteRecord(symbol: string, quote: Quote, receivedAt: number): QuoteRecord {
+  return quote.expiration ? { symbol, md: quote.md, expiration: yyyymmdd(quote.expiration), receivedAt } : { symbol, md: quote.md, receivedAt };
+}
+
+export function createQuoteCache(options: { table: QuoteTable; flushMs?: number; now?: () => number; log?: Pick<Console, 'warn'> }): QuoteCache {
+  const flushMs = options.flushMs ?? QUOTE_CACHE_FLUSH_MS;
+  const now = options.now ?? Date.now;
+  const log = options.log ?? console;
+  let pending = new Map<string, QuoteRecord>();
+  let timer: ReturnType<typeof setTimeout> | null = null;
+
+  const flush = async () => {
+    if (timer != null) clearTimeout(timer);
+    timer = null;
+    if (pending.size === 0) return;
+    const records = [...pending.values()];
+    pending = new Map();
+    try {
+      await options.table.bulkPut(records);
+    } catch (error) {
+      // Only a cache: the next ticks write again.
+      log.warn('Quote cache write failed', error);
+    }
+  };
+
+  return {
+    record(symbol, quote) {
+      pending.set(symbol, toQuoteRecord(symbol, quote, now()));
+      timer ??= setTimeout(() => void flush(), flushMs);
+    },
+    flush,
+    dispose() {
+      if (timer != null) clearTimeout(timer);
+      timer = null;
+      pending.clear();
+    },
+  };
+}

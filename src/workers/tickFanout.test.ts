@@ -1,0 +1,74 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Quote } from '../lib/quote';
+import type { TabMessage } from './api';
+import { createSubscriptions } from './subscriptions';
+import { createTickFanout, TICK_INTERVAL_MS } from './tickFanout';
+
+describe('tick fan-out', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  function setup() {
+    const subscriptions = createSubscriptions();
+    const quotes = new Map<string, Quote>();
+    const received = new Map<string, TabMessage[]>();
+    const portOf = (tabId: string) => ({
+      postMessage: (message: TabMessage) => received.set(tabId, [...(received.get(tabId) ?? []), message]),
+      close: () => {},
+    });
+    const fanout = createTickFanout({ tabsOf: subscriptions.tabsOf, portOf, quoteOf: (symbol) => quotes.get(symbol) });
+    const tick = (symbol: string, price: number) => {
+      quotes.set(symbol, { md: { LA: { price, size: 1, date: price } } });
+      fanout.changed([symbol]);
+    };
+    const lastPrices = (tabId: string) =>
+      (received.get(tabId) ?? []).map((message) =>
+        message.type === 'ticks' ? Object.fromEntries(Object.entries(message.quotes).map(([symbol, quote]) => [symbol, quote.md.LA!.price])) : message,
+      );
+    return { subscriptions, fanout, tick, received, lastPrices };
+  }
+
+  it('posts each tab one batch per interval with only its symbols, latest state per symbol', async () => {
+    const { subscriptions, tick, lastPrices } = setup();
+    subscriptions.want('t1', ['A', 'B']);
+    subscriptions.want('t2', ['B', 'C']);
+    for (let price = 1; price <= 20; price++) {
+      tick('A', price);
+      tick('B', price * 10);
+    }
+    tick('C', 7);
+    tick('Z', 1);
+    await vi.advanceTimersByTimeAsync(TICK_INTERVAL_MS - 1);
+    expect(lastPrices('t1')).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(lastPrices('t1')).toEqual([{ A: 20, B: 200 }]);
+    expect(lastPrices('t2')).toEqual([{ B: 200, C: 7 }]);
+  });
+
+  it('sends nothing to a tab none of whose symbols changed, and no timer runs when idle', async () => {
+    const { subscriptions, tick, lastPrices } = setup();
+    subscriptions.want('t1', ['A']);
+    subscriptions.want('t2', ['B']);
+    tick('A', 1);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(lastPrices('t1')).toHaveLength(1);
+    expect(lastPrices('t2')).toEqual([]);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('seeds a tab that just subscribed with what is known', async () => {
+    const { subscriptions, fanout, tick, lastPrices } = setup();
+    subscriptions.want('t1', ['A']);
+    tick('A', 5);
+    fanout.flush();
+    subscriptions.want('t2', ['A']);
+    fanout.seed('t2', ['A', 'unknown']);
+    await vi.advanceTimersByTimeAsync(TICK_INTERVAL_MS);
+    expect(lastPrices('t1')).toEqual([{ A: 5 }]);
+    expect(lastPrices('t2')).toEqual([{ A: 5 }]);
+  });
+});
