@@ -262,6 +262,11 @@ export function createPositionsSocket(deps: PositionsSocketDeps) {
     log.info(POSITIONS_LOG.disconnected);
   }
 
+  /**
+   * One more subscriber of `account` (a tab, or a section of one). The first sends subscribe
+   * once authenticated; with no socket and no retry pending it also connects (lazily, and
+   * again after a manual disconnect, since someone wants data now).
+   */
   function subscribe(account: string) {
     const count = counts.get(account) ?? 0;
     counts.set(account, count + 1);
@@ -270,6 +275,7 @@ export function createPositionsSocket(deps: PositionsSocketDeps) {
     else if (!socket && retryTimer == null) connect();
   }
 
+  /** One subscriber fewer; the last sends unsubscribe and drops the cached snapshot. */
   function unsubscribe(account: string) {
     const count = counts.get(account);
     if (count == null) return;
