@@ -1,6 +1,9 @@
 // JSON over HTTP to the backend. Every error becomes an ApiError carrying the server's
 // message, which is what the UI shows.
+import { isUnreachableStatus, NETWORK_ERROR_MESSAGE, serverMessage } from './apiMessages';
 import { settings } from './settings';
+
+export { NETWORK_ERROR_MESSAGE };
 
 export class ApiError extends Error {
   constructor(
@@ -17,8 +20,6 @@ export class ApiError extends Error {
     return this.status === 0;
   }
 }
-
-export const NETWORK_ERROR_MESSAGE = 'No se pudo conectar con el servidor. Revise su conexión.';
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -50,12 +51,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
     payload = null;
   }
   if (!response.ok) {
-    const message =
-      payload && typeof payload === 'object' && 'message' in payload && typeof payload.message === 'string'
-        ? payload.message
-        : `Error ${response.status} del servidor`;
-    // A proxy's 502/503/504 means the server is unreachable, not that it refused.
-    throw new ApiError([502, 503, 504].includes(response.status) ? 0 : response.status, message);
+    throw new ApiError(isUnreachableStatus(response.status) ? 0 : response.status, serverMessage(response.status, payload));
   }
   return payload as T;
 }

@@ -1,8 +1,9 @@
 // The browser's local database (Dexie over IndexedDB), shared by the data worker (which
 // writes) and the tabs (which read with useLiveQuery). Schema changes are new
 // `db.version(n)` entries, never edits of a released one; the spec fixes version 3.
-import { Dexie, type EntityTable } from 'dexie';
+import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { MarketData } from '../protocol/market';
+import type { FavItem, FolderNode, TreeNode, Visor } from '../protocol/workspace';
 
 /** Last known state of a symbol, so a reopened visor shows prices at once (marked stale). */
 export interface QuoteRecord {
@@ -15,15 +16,59 @@ export interface QuoteRecord {
   receivedAt: number;
 }
 
+/**
+ * Recent emojis (spec sections 3 and 7): the whole list, serialized, in the record with id 0
+ * of a store keyed by an auto-incremented id. Shared by whoever uses this browser, as the
+ * spec keeps it (no user in the record).
+ */
+export interface RecentEmojiRecord {
+  id: number;
+  /** JSON of the list of {u, n}, most recent first. */
+  data: string;
+}
+
+// The cached workspace. Every record carries the id of the signed-in user it was read for,
+// and every read filters on it, so users sharing a browser never see each other's data and
+// a logout deletes exactly its user's records.
+
+/** A user's folder tree as last read or saved, with the version a save sends as If-Match. */
+export interface FolderTreeRecord {
+  userId: string;
+  nodes: TreeNode[];
+  version: number;
+  /** Epoch ms of the read or save this came from. */
+  syncedAt: number;
+}
+
+/** A visor as the server answered it, cached for the user who read it. */
+export interface VisorRecord extends Visor {
+  userId: string;
+}
+
+/** The user's favourites as GET getFavs answers them. */
+export interface FavouritesRecord {
+  userId: string;
+  visores: FavItem[];
+  folders: FolderNode[];
+}
+
 export const DB_NAME = 'visores';
 
 export class VisoresDb extends Dexie {
   quotes!: EntityTable<QuoteRecord, 'symbol'>;
+  recentEmojis!: EntityTable<RecentEmojiRecord, 'id'>;
+  folderTrees!: EntityTable<FolderTreeRecord, 'userId'>;
+  visores!: Table<VisorRecord, [string, string]>;
+  favourites!: EntityTable<FavouritesRecord, 'userId'>;
 
   constructor(name = DB_NAME) {
     super(name);
     this.version(3).stores({
       quotes: 'symbol',
+      recentEmojis: '++id',
+      folderTrees: 'userId',
+      visores: '[userId+visor_id], userId',
+      favourites: 'userId',
     });
   }
 }

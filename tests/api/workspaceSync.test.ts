@@ -1,0 +1,252 @@
+// The data worker's workspace sync (src/workers/sync.ts) against the real server and a
+// Dexie database over fake-indexeddb: what it caches, every write it performs, If-Match and
+// the 412 path (another device saved in between), per-user records and the logout wipe.
+// The "other device" is a direct API call between the cache read and the worker's save.
+//
+// SQLite only: the HTTP contract is the same on both databases (folders.test.ts covers them).
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { VisoresDb } from '../../src/data/db.js';
+import { workspaceQueries } from '../../src/data/workspace.js';
+import { TREE_CHANGE_MESSAGES } from '../../src/lib/treeChanges.js';
+import type { TreeNode } from '../../src/protocol/workspace.js';
+import { createEventLog } from '../../src/workers/eventLog.js';
+import { createWorkspaceSync, type WorkspaceSession } from '../../src/workers/sync.js';
+import { databaseTargets, startServer, type TestServer } from './harness.js';
+import { ADMIN, createUser, expectSuccess, session, type Session } from './helpers.js';
+import { folder, getFavs, leaf, leafOfVisor, newVisor, readTree, readVisor, saveTree } from './workspace.js';
+
+const [sqlite] = databaseTargets();
+let dbCount = 0;
+
+describe('workspace sync against the server', () => {
+  let server: TestServer;
+  let admin: Session;
+  const databases: VisoresDb[] = [];
+
+  beforeAll(async () => {
+    server = await startServer(sqlite!);
+    admin = await session(server, ADMIN);
+  });
+  afterEach(async () => {
+    for (const database of databases.splice(0)) await database.delete();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  function syncFor(user: Session, database = new VisoresDb(`sync-test-${++dbCount}`)) {
+    databases.push(database);
+    const current: { session: WorkspaceSession | null } = { session: { token: user.token, userId: user.user._id } };
+    const log = createEventLog({ console: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+    const sync = createWorkspaceSync({ db: database, fetch, apiBase: `${server.baseUrl}/api`, getSession: () => current.session, log });
+    return { sync, database, log, current, userId: user.user._id };
+  }
+
+  /** The cached tree equals the server's, version included. */
+  async function expectTreeInStep(user: Session, database: VisoresDb) {
+    const cached = await workspaceQueries.tree(database, user.user._id);
+    expect(cached).not.toBeNull();
+    expect({ nodes: cached!.nodes, version: cached!.version }).toEqual(await readTree(user));
+  }
+
+  it('caches the tree with its version, the visores and the favourites', async () => {
+    const user = await createUser(server, admin.token);
+    const placed = await newVisor(user, { title: 'Dólar', emoji: '💵' });
+    const loose = await newVisor(user, { title: 'Bonos' });
+    expectSuccess(await saveTree(user, [folder('F', [leaf(placed, { fav: true })])]));
+    const { sync, database, userId } = syncFor(user);
+
+    expect(await sync.refresh()).toEqual({ ok: true, value: undefined });
+    await expectTreeInStep(user, database);
+    expect((await workspaceQueries.visores(database, userId)).map((visor) => [visor.visor_id, visor.title, visor.fav, visor.userId])).toEqual([
+      [loose, 'Bonos', false, userId],
+      [placed, 'Dólar', true, userId],
+    ]);
+    const favourites = await workspaceQueries.favourites(database, userId);
+    expect(favourites).toEqual({ userId, ...(await getFavs(user)) });
+    expect(favourites!.visores).toEqual([{ visor_id: placed, emoji: '💵', title: 'Dólar' }]);
+  });
+
+  it('creates visores in a folder or at the root, edits, favourites and deletes them, keeping the cache in step', async () => {
+    const user = await createUser(server, admin.token);
+    expectSuccess(await saveTree(user, [folder('F')]));
+    const { sync, database, userId } = syncFor(user);
+    await sync.refresh();
+
+    const inFolder = await sync.createVisor({ title: 'Futuros', emoji: '📈', color: 'blue' }, 'F');
+    expect(inFolder.ok).toBe(true);
+    const inRoot = await sync.createVisor({ title: 'Raíz' }, null);
+    if (!inFolder.ok || !inRoot.ok) return;
+    const futuros = await readVisor(user, inFolder.value.visorId);
+    const raiz = await readVisor(user, inRoot.value.visorId);
+    expect((await readTree(user)).nodes).toEqual([folder('F', [leafOfVisor(futuros)]), leafOfVisor(raiz)]);
+    await expectTreeInStep(user, database);
+    expect(await workspaceQueries.visor(database, userId, futuros.visor_id)).toEqual({ ...futuros, userId });
+
+    const updated = await sync.updateVisor(futuros.visor_id, { title: 'Futuros DLR', emoji: '💹' });
+    expect(updated).toMatchObject({ ok: true, value: { visor_id: futuros.visor_id, title: 'Futuros DLR', emoji: '💹', color: 'blue' } });
+    expect((await workspaceQueries.visor(database, userId, futuros.visor_id))!.title).toBe('Futuros DLR');
+    await expectTreeInStep(user, database);
+
+    expect(await sync.toggleVisorFavourite(futuros.visor_id)).toEqual({ ok: true, value: { fav: true } });
+    expect((await workspaceQueries.visor(database, userId, futuros.visor_id))!.fav).toBe(true);
+    expect((await workspaceQueries.favourites(database, userId))!.visores).toEqual([{ visor_id: futuros.visor_id, emoji: '💹', title: 'Futuros DLR' }]);
+    await expectTreeInStep(user, database);
+
+    expect(await sync.deleteVisor(futuros.visor_id)).toEqual({ ok: true, value: undefined });
+    expect(await workspaceQueries.visor(database, userId, futuros.visor_id)).toBeNull();
+    expect((await workspaceQueries.favourites(database, userId))!.visores).toEqual([]);
+    await expectTreeInStep(user, database);
+    expect((await readTree(user)).nodes).toEqual([folder('F'), leafOfVisor(raiz)]);
+  });
+
+  it("answers the server's message when a visor write is refused, and leaves the cache alone", async () => {
+    const user = await createUser(server, admin.token);
+    const { sync, database, userId } = syncFor(user);
+    await sync.refresh();
+    const before = await workspaceQueries.tree(database, userId);
+
+    expect(await sync.updateVisor('0123456789abcdef0123456789abcdef', { title: 'x' })).toEqual({ ok: false, error: { code: 'not_found', message: 'El visor no existe' } });
+    const invalid = await sync.createVisor({ title: '   ' }, null);
+    expect(invalid).toEqual({ ok: false, error: { code: 'invalid', message: 'El título no puede estar vacío' } });
+    const missingFolder = await sync.createVisor({ title: 'Sin carpeta' }, 'NOPE');
+    expect(missingFolder.ok).toBe(false);
+    if (!missingFolder.ok) expect(missingFolder.error.message).toContain('NOPE');
+    expect(await workspaceQueries.tree(database, userId)).toEqual(before);
+  });
+
+  it('adds, edits, favourites and deletes folders with If-Match; deleting a folder drops the visores inside', async () => {
+    const user = await createUser(server, admin.token);
+    const inside = await newVisor(user, { title: 'Adentro' });
+    expectSuccess(await saveTree(user, [folder('F', [leaf(inside)])]));
+    const { sync, database, userId } = syncFor(user, new VisoresDb(`sync-test-${++dbCount}`));
+    await sync.refresh();
+
+    const added = await sync.changeTree({ kind: 'addFolder', parentId: 'F', name: 'Sub', emoji: '📂' });
+    expect(added.ok).toBe(true);
+    if (!added.ok) return;
+    const subId = added.value.folderId!;
+    expect(subId).toMatch(/^[A-Za-z0-9]{1,64}$/);
+    expect(await sync.changeTree({ kind: 'editFolder', folderId: subId, name: 'Subcarpeta', emoji: '🗂️' })).toMatchObject({ ok: true });
+    expect(await sync.changeTree({ kind: 'setFolderFavourite', folderId: 'F', fav: true })).toMatchObject({ ok: true });
+    await expectTreeInStep(user, database);
+    const tree = await readTree(user);
+    expect(tree.nodes).toEqual([
+      folder('F', [leafOfVisor(await readVisor(user, inside)), folder(subId, [], { name: 'Subcarpeta', emoji: '🗂️', fav: true })], { fav: true }),
+    ]);
+    expect((await readVisor(user, inside)).fav).toBe(true);
+    const favourites = await workspaceQueries.favourites(database, userId);
+    expect(favourites!.folders.map((node) => node.folder_id)).toEqual(['F']);
+    expect(favourites!.visores.map((item) => item.visor_id)).toEqual([inside]);
+
+    expect(await sync.changeTree({ kind: 'deleteFolder', folderId: 'F' })).toEqual({ ok: true, value: { version: tree.version + 1 } });
+    expect(await readTree(user)).toEqual({ nodes: [], version: tree.version + 1 });
+    await expectTreeInStep(user, database);
+    expect(await workspaceQueries.visor(database, userId, inside)).toBeNull();
+    expect(await workspaceQueries.favourites(database, userId)).toEqual({ userId, visores: [], folders: [] });
+  });
+
+  it('on 412 reads the tree again and applies the change to it when it still makes sense', async () => {
+    const user = await createUser(server, admin.token);
+    const moving = await newVisor(user, { title: 'Se mueve' });
+    expectSuccess(await saveTree(user, [folder('A', [leaf(moving)]), folder('B')]));
+    const { sync, database, log } = syncFor(user);
+    await sync.refresh();
+    const cachedVersion = (await readTree(user)).version;
+
+    // Another device adds a folder: the cached version is stale now.
+    const other = await readTree(user);
+    expectSuccess(await saveTree(user, [...other.nodes, folder('C')], other.version));
+
+    const moved = await sync.changeTree({ kind: 'move', node: { kind: 'visor', id: moving }, parentId: 'B', index: 0 });
+    expect(moved).toEqual({ ok: true, value: { version: cachedVersion + 2 } });
+    const visor = await readVisor(user, moving);
+    expect((await readTree(user)).nodes).toEqual([folder('A'), folder('B', [leafOfVisor(visor)]), folder('C')]);
+    await expectTreeInStep(user, database);
+    expect(log.entries().some((entry) => entry.level === 'warn' && entry.text.includes('cambió en otra pestaña'))).toBe(true);
+  });
+
+  it('on 412 reports a clear error when the change no longer makes sense, with the tree read again', async () => {
+    const user = await createUser(server, admin.token);
+    const moving = await newVisor(user, { title: 'Se mueve' });
+    expectSuccess(await saveTree(user, [leaf(moving), folder('Destino')]));
+    const { sync, database } = syncFor(user);
+    await sync.refresh();
+
+    // Another device deletes the target folder.
+    const other = await readTree(user);
+    expectSuccess(await saveTree(user, [other.nodes[0]! as TreeNode], other.version));
+
+    const moved = await sync.changeTree({ kind: 'move', node: { kind: 'visor', id: moving }, parentId: 'Destino', index: 0 });
+    expect(moved).toEqual({ ok: false, error: { code: 'conflict', message: TREE_CHANGE_MESSAGES.targetGone } });
+    await expectTreeInStep(user, database);
+  });
+
+  it('runs writes asked at once one after another, so they do not conflict with each other', async () => {
+    const user = await createUser(server, admin.token);
+    const { sync, database, log } = syncFor(user);
+    await sync.refresh();
+    const answers = await Promise.all([
+      sync.changeTree({ kind: 'addFolder', parentId: null, name: 'Uno', emoji: '' }),
+      sync.changeTree({ kind: 'addFolder', parentId: null, name: 'Dos', emoji: '' }),
+      sync.createVisor({ title: 'Tres' }, null),
+      sync.changeTree({ kind: 'addFolder', parentId: null, name: 'Cuatro', emoji: '' }),
+    ]);
+    expect(answers.map((answer) => answer.ok)).toEqual([true, true, true, true]);
+    expect((await readTree(user)).nodes.map((node) => node.name)).toEqual(['Uno', 'Dos', 'Tres', 'Cuatro']);
+    await expectTreeInStep(user, database);
+    expect(log.entries().filter((entry) => entry.level !== 'info')).toEqual([]);
+  });
+
+  it('a whole tree saved on a stale version answers the server message and leaves the fresh tree cached', async () => {
+    const user = await createUser(server, admin.token);
+    expectSuccess(await saveTree(user, [folder('A')]));
+    const { sync, database } = syncFor(user);
+    await sync.refresh();
+    const stale = (await readTree(user)).version;
+    expectSuccess(await saveTree(user, [folder('A'), folder('B')], stale));
+
+    const answer = await sync.saveTree([folder('Z')], stale);
+    expect(answer.ok).toBe(false);
+    if (answer.ok) return;
+    expect(answer.error.code).toBe('conflict');
+    expect(answer.error.message).toContain('cambió en otra pestaña o dispositivo');
+    await expectTreeInStep(user, database);
+    expect(await sync.saveTree([folder('Z')], stale + 1)).toEqual({ ok: true, value: { version: stale + 2 } });
+    await expectTreeInStep(user, database);
+  });
+
+  it('keeps users of one browser apart, and a logout wipes only its user', async () => {
+    const ana = await createUser(server, admin.token);
+    const beto = await createUser(server, admin.token);
+    await newVisor(ana, { title: 'De Ana', folder_id: null });
+    await newVisor(beto, { title: 'De Beto', folder_id: null });
+    const shared = new VisoresDb(`sync-test-${++dbCount}`);
+    const forAna = syncFor(ana, shared);
+    const forBeto = syncFor(beto, shared);
+    await forAna.sync.refresh();
+    await forBeto.sync.refresh();
+
+    expect((await workspaceQueries.visores(shared, ana.user._id)).map((visor) => visor.title)).toEqual(['De Ana']);
+    expect((await workspaceQueries.visores(shared, beto.user._id)).map((visor) => visor.title)).toEqual(['De Beto']);
+    expect(leafTitles((await workspaceQueries.tree(shared, ana.user._id))!.nodes)).toEqual(['De Ana']);
+
+    forAna.current.session = null;
+    await forAna.sync.wipe(ana.user._id);
+    expect(await workspaceQueries.tree(shared, ana.user._id)).toBeNull();
+    expect(await workspaceQueries.visores(shared, ana.user._id)).toEqual([]);
+    expect(await workspaceQueries.favourites(shared, ana.user._id)).toBeNull();
+    expect((await workspaceQueries.visores(shared, beto.user._id)).map((visor) => visor.title)).toEqual(['De Beto']);
+    expect(await workspaceQueries.tree(shared, beto.user._id)).not.toBeNull();
+    expect(await workspaceQueries.favourites(shared, beto.user._id)).not.toBeNull();
+
+    // Signed out, the worker refuses writes instead of caching anything.
+    expect(await forAna.sync.refresh()).toEqual({ ok: false, error: { code: 'not_signed_in', message: 'No hay una sesión iniciada' } });
+    expect(await workspaceQueries.tree(shared, ana.user._id)).toBeNull();
+  });
+});
+
+function leafTitles(nodes: readonly TreeNode[]): string[] {
+  return nodes.flatMap((node) => ('folder_id' in node ? leafTitles(node.sub) : [node.name]));
+}
