@@ -11,6 +11,13 @@ export function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
 }
 
+/** Token and user id of the session, for the data worker (null when signed out). */
+export function getSessionIdentity(): { token: string; userId: string } | null {
+  const token = getToken();
+  const user = lastKnownUser();
+  return token && user ? { token, userId: user._id } : null;
+}
+
 type TokenListener = (token: string | null) => void;
 const tokenListeners = new Set<TokenListener>();
 

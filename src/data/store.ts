@@ -1,11 +1,11 @@
 // The tab's one Jotai store (issue 5, CONVENTIONS.md): an atom per symbol holding its latest
-// quote, and the market connection's status. The data worker's batches are written here,
+// quote, the market connection's status, and the positions of watched accounts. The data worker's batches are written here,
 // so a quote cell re-renders only when its own symbol changed. Nothing else imports jotai.
 import { atom, createStore, useAtomValue } from 'jotai';
 import { atomFamily } from 'jotai-family';
 import { parseYyyymmdd } from '../lib/calendar';
 import type { Quote } from '../lib/quote';
-import type { MarketStatus, TabMessage } from '../workers/api';
+import type { CachedPositions, MarketStatus, PositionsStatus, TabMessage } from '../workers/api';
 import type { QuoteRecord } from './db';
 
 export interface QuoteState {
@@ -20,11 +20,25 @@ export const quoteAtom = atomFamily((_symbol: string) => atom<QuoteState | null>
 
 export const marketStatusAtom = atom<MarketStatus>({ state: 'idle', reconnected: false, user: null });
 
+/** The snapshot of each account this tab watches (undefined: none yet). */
+export const positionsAtom = atomFamily((_account: string) => atom<CachedPositions | null>(null));
+
+export const positionsStatusAtom = atom<PositionsStatus>({ state: 'idle', lastError: null, authenticated: false });
+
 /** Writes what the worker posted on this tab's port. */
 export function applyTabMessage(message: TabMessage): void {
-  if (message.type === 'market-status') {
-    dataStore.set(marketStatusAtom, message.status);
-    return;
+  switch (message.type) {
+    case 'market-status':
+      dataStore.set(marketStatusAtom, message.status);
+      return;
+    case 'positions':
+      dataStore.set(positionsAtom(message.account), message.snapshot);
+      return;
+    case 'positions-status':
+      dataStore.set(positionsStatusAtom, message.status);
+      return;
+    case 'ticks':
+      break;
   }
   for (const [symbol, quote] of Object.entries(message.quotes)) dataStore.set(quoteAtom(symbol), { quote, live: true });
 }
@@ -45,4 +59,12 @@ export function useQuoteState(symbol: string): QuoteState | null {
 
 export function useMarketStatus(): MarketStatus {
   return useAtomValue(marketStatusAtom, { store: dataStore });
+}
+
+export function usePositions(account: string): CachedPositions | null {
+  return useAtomValue(positionsAtom(account), { store: dataStore });
+}
+
+export function usePositionsStatus(): PositionsStatus {
+  return useAtomValue(positionsStatusAtom, { store: dataStore });
 }

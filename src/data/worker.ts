@@ -6,7 +6,7 @@ import * as Comlink from 'comlink';
 import type { DataWorkerApi, TabMessage, WorkerError } from '../workers/api';
 import { TAB_HEARTBEAT_MS } from '../workers/tabs';
 import { db } from './db';
-import { getToken, onTokenChange } from './session';
+import { getSessionIdentity, onTokenChange } from './session';
 import { settings } from './settings';
 import { applyCachedQuotes, applyTabMessage } from './store';
 import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
@@ -100,15 +100,16 @@ export function startDataWorker(): Connection {
   connection = { api, tabId, registered };
 
   let sentToken: string | null | undefined;
-  const syncToken = (token: string | null) => {
-    if (token === sentToken) return;
-    sentToken = token;
-    void api.setSession(token ? { token } : null);
+  const syncSession = () => {
+    const identity = getSessionIdentity();
+    if ((identity?.token ?? null) === sentToken) return;
+    sentToken = identity?.token ?? null;
+    void api.setSession(identity);
   };
-  syncToken(getToken());
-  onTokenChange(syncToken);
+  syncSession();
+  onTokenChange(syncSession);
   // Another tab signed in or out: with a dedicated worker per tab, each must follow.
-  window.addEventListener('storage', () => syncToken(getToken()));
+  window.addEventListener('storage', syncSession);
 
   setInterval(() => {
     void registered.then(async () => {

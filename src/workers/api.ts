@@ -7,6 +7,13 @@
 // postMessage per batch, no proxy, no reply: cheaper than a Comlink call per batch, and
 // the port is the tab's alone, so a batch holds only that tab's symbols.
 import type { Quote } from '../lib/quote';
+import type { TreeNode, Visor } from '../protocol/workspace';
+import type { LogEntry } from './eventLog';
+import type { SessionConnectAnswer, SessionConnectRequest } from './positionsRest';
+import type { CachedPositions, PositionsStatus } from './positionsSocket';
+import type { TreeChangeRequest, VisorFields } from './sync';
+
+export type { CachedPositions, LogEntry, PositionsStatus, SessionConnectAnswer, SessionConnectRequest, TreeChangeRequest, VisorFields };
 
 export interface WorkerError {
   /** Stable and machine-readable: 'timeout', 'not_connected', 'unknown_tab', 'internal'… */
@@ -36,7 +43,16 @@ export interface MarketStatus {
 export type TabMessage =
   /** The latest state of every symbol of the tab that changed since its last batch. */
   | { type: 'ticks'; quotes: Record<string, Quote> }
-  | { type: 'market-status'; status: MarketStatus };
+  | { type: 'market-status'; status: MarketStatus }
+  /** A new snapshot of an account the tab watches; null when it was dropped. */
+  | { type: 'positions'; account: string; snapshot: CachedPositions | null }
+  | { type: 'positions-status'; status: PositionsStatus };
+
+/** Who is signed in: the token for the server, the user id for the local cache. */
+export interface WorkerSession {
+  token: string;
+  userId: string;
+}
 
 export interface SubscribeResult {
   /** Symbols the server does not know. */
@@ -61,7 +77,7 @@ export interface TabRegistration {
 export interface DataWorkerApi {
   // ── Session ──────────────────────────────────────────────────────────────────────
   /** Starts (or switches) the session; null signs out: sockets close, deliberately. */
-  setSession(session: { token: string } | null): Promise<void>;
+  setSession(session: WorkerSession | null): Promise<void>;
 
   // ── Tabs ─────────────────────────────────────────────────────────────────────────
   /** Registers (or re-registers) a tab; it receives the market status at once. */
@@ -88,6 +104,28 @@ export interface DataWorkerApi {
   /** Expiration of each contract, in order; null where it could not be had. */
   getExpirationDates(symbols: string[]): Promise<(Date | null)[]>;
 
-  // ── Positions and workspace ──────────────────────────────────────────────────────
-  // Added by the positions socket and REST sync work of issue 5 (not part of this half).
+  // ── Positions (spec sections 4 and 7) ───────────────────────────────────────────
+  /** `sim://` connects the paper broker. */
+  connectBrokerSession(request: SessionConnectRequest): Promise<SessionConnectAnswer>;
+  /** Watch, seed from REST, subscribe; the tab holds the account until it releases it or goes. */
+  watchAccount(tabId: string, account: string, sessionId: string): Promise<CachedPositions | null>;
+  releaseAccount(tabId: string, account: string): Promise<void>;
+  getPositions(account: string): Promise<CachedPositions | null>;
+  getPositionsStatus(): Promise<PositionsStatus>;
+  /** The last 200 entries of the worker's event log, oldest first. */
+  getEventLog(): Promise<LogEntry[]>;
+
+  // ── Workspace (REST sync into Dexie; tabs read Dexie with useLiveQuery) ──────────
+  /** Reads tree, visores and favourites of the signed-in user into Dexie. */
+  refreshWorkspace(): Promise<void>;
+  loadVisor(visorId: string): Promise<Visor>;
+  /** Creates the visor and places it in `folderId` (or the root). */
+  createVisor(fields: VisorFields, folderId?: string | null): Promise<{ visorId: string }>;
+  updateVisor(visorId: string, fields: VisorFields): Promise<Visor>;
+  deleteVisor(visorId: string): Promise<void>;
+  toggleVisorFavourite(visorId: string): Promise<{ fav: boolean }>;
+  /** A tree change (add, edit, move, delete, favourite), re-applied after a 412 when it still fits. */
+  changeTree(request: TreeChangeRequest): Promise<{ version: number; folderId?: string }>;
+  /** A whole tree (drag and drop), saved with If-Match on `version`. */
+  saveTree(nodes: TreeNode[], version: number): Promise<{ version: number }>;
 }

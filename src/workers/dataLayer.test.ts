@@ -1,10 +1,13 @@
 // The worker API across a real MessageChannel with Comlink, as a tab sees it.
+import 'fake-indexeddb/auto';
 import { MessageChannel } from 'node:worker_threads';
 import * as Comlink from 'comlink';
-import { afterEach, describe, expect, it } from 'vitest';
+import { VisoresDb } from '../data/db';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DataWorkerApi, TabMessage, TabPort } from './api';
 import { createDataWorkerApi } from './dataLayer';
 import { createFakeServer, createTestLog } from './testing/fakeSocket';
+import { fakeFetch, fakeSocketFactory, recordingLog, type FakeRoute } from './testFakes';
 
 describe('data worker API over Comlink', () => {
   const channels: MessageChannel[] = [];
@@ -15,22 +18,44 @@ describe('data worker API over Comlink', () => {
     }
   });
 
-  function connect() {
+  function connect(routes: Record<string, FakeRoute> = {}) {
     const server = createFakeServer();
+    const rest = fakeFetch('/api', routes);
+    const positionsSockets = fakeSocketFactory();
     const api = createDataWorkerApi({
       socketUrl: 'ws://test/ws/market',
       apiBase: '/api',
       openSocket: server.openSocket,
-      fetch: async () => ({ ok: true, status: 200, json: async () => ({}) }),
+      // One fake answers both the market's calls and the REST client's.
+      fetch: async (url: string, init: { method: string; headers?: Record<string, string>; body?: string }) => {
+        const response = await rest.fetch(url, { ...init, headers: init.headers ?? {} });
+        return { ...response, ok: response.status < 400 };
+      },
       locks: null,
       quoteTable: null,
       log: createTestLog(),
+      positionsSocketUrl: 'ws://test/ws/positions',
+      positionsBase: '/api',
+      WebSocket: positionsSockets.WebSocket,
+      db: new VisoresDb(`datalayer-${crypto.randomUUID()}`),
+      eventLog: recordingLog(),
     });
     const channel = new MessageChannel();
     channels.push(channel);
     Comlink.expose(api, channel.port1 as unknown as Comlink.Endpoint);
     const remote = Comlink.wrap<DataWorkerApi>(channel.port2 as unknown as Comlink.Endpoint);
-    return { server, remote };
+    return { server, remote, rest, positionsSockets };
+  }
+
+  /** A tab registered with the worker, and the messages posted on its port. */
+  async function openTab(remote: Comlink.Remote<DataWorkerApi>, tabId: string) {
+    const tabChannel = new MessageChannel();
+    channels.push(tabChannel);
+    const received: TabMessage[] = [];
+    tabChannel.port1.on('message', (message: TabMessage) => received.push(message));
+    const port = tabChannel.port2;
+    await remote.registerTab(Comlink.transfer({ tabId, lockName: null, port: port as unknown as TabPort }, [port as never]));
+    return received;
   }
 
   it('rejects with a plain {code, message}', async () => {
@@ -64,7 +89,7 @@ describe('data worker API over Comlink', () => {
     const port = tabChannel.port2;
     // Node's MessagePort is transferable like the browser's; the casts only bridge the typings.
     await remote.registerTab(Comlink.transfer({ tabId: 't1', lockName: null, port: port as unknown as TabPort }, [port as never]));
-    await remote.setSession({ token: 'tok' });
+    await remote.setSession({ token: 'tok', userId: 'u1' });
     server.current.accept();
     await arrived((message) => message.type === 'market-status' && message.status.state === 'open');
     const subscribed = remote.subscribe('t1', ['DLR/DIC26']);
@@ -79,5 +104,29 @@ describe('data worker API over Comlink', () => {
     const ticks = await arrived((message) => message.type === 'ticks');
     expect(ticks).toEqual({ type: 'ticks', quotes: { 'DLR/DIC26': { md: { OP: 1450 }, expiration: new Date(Date.UTC(2026, 11, 31)) } } });
     await remote.setSession(null);
+  });
+
+  it("posts an account's snapshots only to the tabs that watch it, and unsubscribes when the last of them goes", async () => {
+    const snapshot = { account: 'DEMO-X', broker: 'primary', as_of: '2026-11-22T10:00:00Z', etag: 'e1', positions: [] };
+    const { remote, positionsSockets } = connect({
+      'POST /accounts/DEMO-X/watch': () => ({ status: 200, body: { status: 'ok' } }),
+      'GET /accounts/DEMO-X/positions': () => ({ status: 200, body: snapshot }),
+    });
+    const watching = await openTab(remote, 'w');
+    const other = await openTab(remote, 'o');
+    await remote.setSession({ token: 'tok', userId: 'u1' });
+    await expect(remote.watchAccount('w', 'DEMO-X', 's1')).resolves.toMatchObject({ etag: 'e1' });
+    const socket = positionsSockets.last()!;
+    socket.accept();
+    socket.receive({ event: 'authenticated', user: { _id: 'u1', username: 'demo', role: 'user' } });
+    await vi.waitFor(() => expect(socket.sent).toContainEqual({ action: 'subscribe', symbol: 'POS:primary:DEMO-X' }));
+    socket.receive({ 'POS:primary:DEMO-X': { type: 'positions', data: { ...snapshot, etag: 'e2' }, etag: 'e2', as_of: snapshot.as_of } });
+    await vi.waitFor(() => expect(watching).toContainEqual(expect.objectContaining({ type: 'positions', account: 'DEMO-X', snapshot: expect.objectContaining({ etag: 'e2' }) })));
+    expect(other.some((message) => message.type === 'positions')).toBe(false);
+    expect(other.some((message) => message.type === 'positions-status')).toBe(true);
+
+    await remote.unregisterTab('w');
+    await vi.waitFor(() => expect(socket.sent).toContainEqual({ action: 'unsubscribe', symbol: 'POS:primary:DEMO-X' }));
+    await expect(remote.getPositions('DEMO-X')).resolves.toBeNull();
   });
 });

@@ -14,6 +14,10 @@ const api = createDataWorkerApi({
   fetch: (url, init) => fetch(url, init),
   locks: typeof navigator !== 'undefined' && 'locks' in navigator ? navigator.locks : null,
   quoteTable: db.quotes,
+  positionsSocketUrl: settings.positionsSocketUrl,
+  positionsBase: settings.positionsBase,
+  WebSocket,
+  db,
 });
 
 // The DOM lib types `self` as a Window; only this much of a SharedWorker's scope is used.

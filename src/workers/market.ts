@@ -28,6 +28,8 @@ export interface MarketServiceOptions {
   quoteTable: QuoteTable | null;
   tabTimeoutMs?: number;
   log?: Logger;
+  /** Called when a tab is gone (closed, crashed, unregistered, or silent too long). */
+  onTabGone?: (tabId: string) => void;
 }
 
 export type MarketService = ReturnType<typeof createMarketService>;
@@ -50,6 +52,7 @@ export function createMarketService(options: MarketServiceOptions) {
     ...(options.tabTimeoutMs == null ? {} : { timeoutMs: options.tabTimeoutMs }),
     onGone(tabId, port) {
       apply(subscriptions.dropTab(tabId));
+      options.onTabGone?.(tabId);
       port.close();
     },
   });
@@ -121,6 +124,9 @@ export function createMarketService(options: MarketServiceOptions) {
       apply(subscriptions.release(tabId, symbols));
     },
     getMarketStatus: (): MarketStatus => socket.status,
+    /** The port of a registered tab, to post it other TabMessages. */
+    portOf: (tabId: string): TabPort | undefined => tabs.get(tabId),
+    ports: (): Iterable<TabPort> => tabs.values(),
     getQuote: (symbol: string): Quote | null => socket.quote(symbol) ?? null,
     waitForSymbols: (symbols: string[], timeoutMs?: number) => waiting.waitForSymbols((symbol) => socket.quote(symbol) != null, symbols, timeoutMs),
     waitForExpiration: (symbol: string, timeoutMs?: number) =>
