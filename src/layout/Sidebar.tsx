@@ -3,6 +3,7 @@ import { NavLink } from 'react-router-dom';
 import { useCurrentUser } from '../features/auth/useCurrentUser';
 import { paths } from '../routes/paths';
 import { Icon, type IconName } from '../ui/Icon';
+import { WorkspaceNav } from '../features/workspace/WorkspaceNav';
 
 interface MenuLink {
   label: string;
@@ -83,6 +84,7 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
           ),
         )}
       </ul>
+      <WorkspaceNav onNavigate={closeOnSmallScreens} />
     </nav>
   );
 }
