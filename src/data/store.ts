@@ -68,3 +68,14 @@ export function usePositions(account: string): CachedPositions | null {
 export function usePositionsStatus(): PositionsStatus {
   return useAtomValue(positionsStatusAtom, { store: dataStore });
 }
+
+/**
+ * Calls `listener` with the symbol's state now and after every change, outside React: hot
+ * cells (a quote board of hundreds of rows) write their text straight into the DOM instead
+ * of re-rendering. Returns the unsubscribe.
+ */
+export function subscribeQuote(symbol: string, listener: (state: QuoteState | null) => void): () => void {
+  const quote = quoteAtom(symbol);
+  listener(dataStore.get(quote));
+  return dataStore.sub(quote, () => listener(dataStore.get(quote)));
+}

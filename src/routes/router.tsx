@@ -11,6 +11,7 @@ import { SignInPage } from '../features/auth/SignInPage';
 import { HomePage } from './HomePage';
 import { NotFoundPage } from './NotFoundPage';
 import { PendingScreen } from './PendingScreen';
+import { QuoteBoardPage } from '../features/quoteBoard/QuoteBoardPage';
 import { SESSION_ROUTE_ID } from './ids';
 
 
@@ -40,7 +41,7 @@ export const routes: RouteObject[] = [
         element: <BackendLayout />,
         children: [
           { index: true, id: 'home', element: <HomePage /> },
-          { path: 'test', id: 'test', element: <PendingScreen title="Test" /> },
+          { path: 'test', id: 'test', element: <QuoteBoardPage /> },
           { path: 'visor/:id/edit', id: 'visor-modo-edicion', element: <PendingScreen title="Visor — modo edición" /> },
           { path: 'visor/:id', id: 'visor-modo-publico', element: <PendingScreen title="Visor" /> },
           { path: 'visor/:id/public', id: 'visor-modo-publico-public', element: <PendingScreen title="Visor" /> },
