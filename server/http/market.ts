@@ -101,6 +101,16 @@ export function marketRoutes(ctx: AppContext) {
         // This process's fan-out counters since start.
         stats: { published: ctx.market.hub.published, ...ctx.market.stats },
       }));
+      // Open market sockets of this process: who, since when, and what each watches (tests
+      // and operators see that a browser holds one socket however many tabs it has).
+      admin.get('/admin/market/sockets', async () => ({
+        status: 'success',
+        data: [...ctx.market.clients].map((client) => ({
+          user: client.user,
+          openedAt: client.openedAt,
+          symbols: [...client.keys()].sort(),
+        })),
+      }));
       admin.post<{ Params: { name: string } }>('/admin/feeds/:name/start', async (request) => {
         const name = feedName(request.params.name);
         feeds.start(name);

@@ -11,6 +11,16 @@ import { createRedisHub } from './redisHub.js';
 /** A feed lock lapses this long after its holder stops renewing it (a dead process). */
 const FEED_LOCK_TTL_MS = 3000;
 
+/** What the service knows of one open market socket. */
+export interface MarketSocketInfo {
+  user: { id: string; username: string };
+  /** Epoch ms when it authenticated. */
+  openedAt: number;
+  /** Symbols as the socket wrote them. */
+  keys(): Iterable<string>;
+  instruments(): Iterable<Instrument>;
+}
+
 export function createMarketService(config: Config, now: () => number, log: { warn(obj: unknown, msg: string): void; info(msg: string): void }) {
   const onRedisError = (error: Error) => log.warn({ err: error }, 'redis');
   const redisHub = config.redisUrl ? createRedisHub(config.redisUrl, config.redisPrefix, onRedisError) : null;
@@ -19,8 +29,8 @@ export function createMarketService(config: Config, now: () => number, log: { wa
   const feeds = createFeeds({ hub, simulator, ticksPerSecond, now, primary: config.primary, log });
   const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   let locks: ReturnType<typeof createFeedLock>[] = [];
-  /** Connected market sockets, each telling what it watches. */
-  const clients = new Set<{ instruments(): Iterable<Instrument> }>();
+  /** Connected market sockets, each telling who opened it and what it watches. */
+  const clients = new Set<MarketSocketInfo>();
   return {
     hub,
     clients,

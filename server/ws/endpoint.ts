@@ -21,6 +21,8 @@ export interface SocketSession {
 export interface SocketHandler {
   /** Handles one parsed message (not auth or ping). Returns false when it does not know it. */
   onMessage(session: SocketSession, message: Record<string, unknown>): Promise<boolean> | boolean;
+  /** The socket has just authenticated (before any other message of it is handled). */
+  onAuthenticated?(session: SocketSession): void;
   onClose?(session: SocketSession): void;
 }
 
@@ -88,6 +90,7 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
         tokenHash = hashToken(auth.data.token);
         session = { socket, user, send };
         ctx.sockets.add(tokenHash, socket);
+        handler.onAuthenticated?.(session);
         const { _id, username, role } = toPublicUser(user);
         return sendEvent({ event: 'authenticated', user: { _id, username, role } });
       }

@@ -15,7 +15,7 @@ import type { WebSocket } from 'ws';
 import { SubscribeManyMessage, SubscribeMessage, type MarketData, type SymbolMessage } from '../../src/protocol/market.js';
 import type { AppContext } from '../http/context.js';
 import type { Instrument } from '../market/catalogue.js';
-import type { MarketService } from '../market/service.js';
+import type { MarketService, MarketSocketInfo } from '../market/service.js';
 import { registerSocketEndpoint, type SocketSession } from './endpoint.js';
 
 export const MARKET_LIMITS = {
@@ -41,7 +41,7 @@ interface Subscription {
   instrument: Instrument;
 }
 
-interface MarketClient {
+interface MarketClient extends MarketSocketInfo {
   socket: WebSocket;
   subscriptions: Map<string, Subscription>;
   /** Fragments `"key":{…}` of the frame being built in this flush. */
@@ -53,7 +53,6 @@ interface MarketClient {
   pending: Map<string, MarketData>;
   retry: NodeJS.Timeout | null;
   closed: boolean;
-  instruments(): Iterable<Instrument>;
 }
 
 function messageOf(instrument: Instrument, md: MarketData): SymbolMessage {
@@ -170,9 +169,13 @@ function createFanout(market: MarketService) {
 }
 type Fanout = ReturnType<typeof createFanout>;
 
-function createMarketClient(socket: WebSocket, market: MarketService, fanout: Fanout, send: (message: unknown) => void) {
+function createMarketClient(session: SocketSession, market: MarketService, fanout: Fanout, openedAt: number) {
+  const { socket, send } = session;
   const client: MarketClient = {
     socket,
+    user: { id: session.user.id, username: session.user.username },
+    openedAt,
+    keys: () => client.subscriptions.keys(),
     subscriptions: new Map(),
     parts: [],
     flushEpoch: 0,
@@ -229,12 +232,14 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
   const clients = new WeakMap<SocketSession, MarketSocketClient>();
   const clientOf = (session: SocketSession) => {
     let client = clients.get(session);
-    if (!client) clients.set(session, (client = createMarketClient(session.socket, ctx.market, fanout, session.send)));
+    if (!client) clients.set(session, (client = createMarketClient(session, ctx.market, fanout, ctx.now())));
     return client;
   };
   const tooMany = `Máximo de ${MARKET_LIMITS.maxSubscriptions} suscripciones por conexión`;
 
   registerSocketEndpoint(app, ctx, '/ws/market', {
+    // Known from the start, so the admin's socket list shows a socket that watches nothing yet.
+    onAuthenticated: (session) => void clientOf(session),
     async onMessage(session, message) {
       if (message.action !== 'subscribe' && message.action !== 'unsubscribe') return false;
       const requestId = typeof message.requestId === 'string' ? message.requestId.slice(0, 100) : undefined;
