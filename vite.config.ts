@@ -4,11 +4,15 @@ import react from '@vitejs/plugin-react';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 const serverPort = process.env.PORT ?? '8080';
+// Unique per build: the SharedWorker is named with it, so tabs of a new deploy never talk to
+// a worker of the old one (the version alone does not change between deploys).
+const buildId = `${pkg.version}-${Date.now().toString(36)}`;
 
 export default defineConfig({
   plugins: [react()],
   define: {
     __APP_VERSION__: JSON.stringify(pkg.version),
+    __BUILD_ID__: JSON.stringify(buildId),
   },
   server: {
     port: 5173,

@@ -2,6 +2,8 @@
 
 /** package.json version, injected at build time. */
 declare const __APP_VERSION__: string;
+/** Unique per build (version and build time): names the data SharedWorker. */
+declare const __BUILD_ID__: string;
 
 interface ImportMetaEnv {
   /** Base of the backend API; default: this origin + /api. */

@@ -14,4 +14,5 @@ export const settings = {
   marketSocketUrl: import.meta.env.VITE_MARKET_WS_URL ?? `${wsOrigin()}/ws/market`,
   positionsSocketUrl: import.meta.env.VITE_POSITIONS_WS_URL ?? `${wsOrigin()}/ws/positions`,
   appVersion: __APP_VERSION__,
+  buildId: __BUILD_ID__,
 };

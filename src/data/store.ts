@@ -38,9 +38,14 @@ export function applyTabMessage(message: TabMessage): void {
       dataStore.set(positionsStatusAtom, message.status);
       return;
     case 'ticks':
-      break;
+      applyTicks(message.quotes);
+      return;
   }
-  for (const [symbol, quote] of Object.entries(message.quotes)) dataStore.set(quoteAtom(symbol), { quote, live: true });
+}
+
+/** Writes a batch of live quotes: each symbol's atom once. */
+export function applyTicks(quotes: Record<string, Quote>): void {
+  for (const [symbol, quote] of Object.entries(quotes)) dataStore.set(quoteAtom(symbol), { quote, live: true });
 }
 
 /** Shows cached quotes where nothing live has arrived yet. */

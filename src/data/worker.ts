@@ -3,12 +3,13 @@
 // beats, follows the session's token, and carries the tab's symbol subscriptions. Ticks and
 // status arrive on a MessagePort of this tab and go into the Jotai store.
 import * as Comlink from 'comlink';
-import type { DataWorkerApi, TabMessage, WorkerError } from '../workers/api';
+import type { DataWorkerApi, TabMessage, TabReply, WorkerError } from '../workers/api';
 import { TAB_HEARTBEAT_MS } from '../workers/tabs';
 import { db } from './db';
 import { getSessionIdentity, onTokenChange } from './session';
 import { settings } from './settings';
-import { applyCachedQuotes, applyTabMessage } from './store';
+import { createPaintPacer } from './paintPacer';
+import { applyCachedQuotes, applyTabMessage, applyTicks } from './store';
 import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
 
 export type DataWorker = Comlink.Remote<DataWorkerApi>;
@@ -22,9 +23,9 @@ interface Connection {
 
 let connection: Connection | null = null;
 
-// The version in the name: a tab of a new build never talks to a worker of an old one.
+// The build in the name: a tab of a new build never talks to a worker of an old one.
 function openWorker(): Comlink.Endpoint {
-  const name = `visores-data-${settings.appVersion}`;
+  const name = `visores-data-${settings.buildId}`;
   if (typeof SharedWorker === 'function') {
     return new SharedWorker(new URL('../workers/dataWorker.ts', import.meta.url), { type: 'module', name }).port;
   }
@@ -71,7 +72,15 @@ async function sendDiff({ subscribe, unsubscribe }: SubscriptionDiff): Promise<v
 /** Registers this tab with a fresh port (a port, once transferred, belongs to the worker). */
 function register(api: DataWorker, tabId: string, lockName: string | null): Promise<void> {
   const channel = new MessageChannel();
-  channel.port1.onmessage = (event: MessageEvent<TabMessage>) => applyTabMessage(event.data);
+  const ticks = createPaintPacer({
+    apply: applyTicks,
+    painted: () => channel.port1.postMessage({ type: 'painted' } satisfies TabReply),
+    requestFrame: (callback) => requestAnimationFrame(callback),
+  });
+  channel.port1.onmessage = (event: MessageEvent<TabMessage>) => {
+    if (event.data.type === 'ticks') ticks.receive(event.data.quotes);
+    else applyTabMessage(event.data);
+  };
   return api.registerTab(Comlink.transfer({ tabId, lockName, port: channel.port2 }, [channel.port2]));
 }
 

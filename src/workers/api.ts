@@ -48,6 +48,9 @@ export type TabMessage =
   | { type: 'positions'; account: string; snapshot: CachedPositions | null }
   | { type: 'positions-status'; status: PositionsStatus };
 
+/** What a tab replies on its port: it applied its last ticks batch in an animation frame. */
+export type TabReply = { type: 'painted' };
+
 /** Who is signed in: the token for the server, the user id for the local cache. */
 export interface WorkerSession {
   token: string;
@@ -59,10 +62,15 @@ export interface SubscribeResult {
   unknown: string[];
 }
 
+/** Checked bivariantly (method syntax), so MessagePort's `(ev: MessageEvent) => any` fits. */
+type PortHandler = { bivarianceHack(event: { data: unknown }): void }['bivarianceHack'];
+
 /** The worker's end of a tab's MessageChannel (a MessagePort; only this much is used). */
 export interface TabPort {
   postMessage(message: TabMessage): void;
   close(): void;
+  /** Where the tab's replies (TabReply) arrive; the worker sets it. */
+  onmessage?: PortHandler | null;
 }
 
 export interface TabRegistration {

@@ -34,12 +34,16 @@ function setup() {
   });
   const inbox = new Map<string, TabMessage[]>();
   const closed = new Set<string>();
+  const ports = new Map<string, TabPort>();
   const openTab = (tabId: string) => {
     const port: TabPort = { postMessage: (message) => inbox.set(tabId, [...(inbox.get(tabId) ?? []), message]), close: () => closed.add(tabId) };
+    ports.set(tabId, port);
     market.registerTab({ tabId, lockName: `lock-${tabId}`, port });
   };
+  /** The tab replies on its port that it painted its last batch. */
+  const paint = (tabId: string) => ports.get(tabId)!.onmessage!({ data: { type: 'painted' } });
   const ticksOf = (tabId: string) => (inbox.get(tabId) ?? []).flatMap((message) => (message.type === 'ticks' ? [message.quotes] : []));
-  return { server, market, openTab, killTab: (tabId: string) => granted.get(`lock-${tabId}`)!(), inbox, ticksOf, closed, written, fetched };
+  return { server, market, openTab, paint, killTab: (tabId: string) => granted.get(`lock-${tabId}`)!(), inbox, ticksOf, closed, written, fetched };
 }
 
 const settle = () => vi.advanceTimersByTimeAsync(100);
@@ -100,6 +104,25 @@ describe('market service', () => {
       ['A', { HI: 5 }],
       ['B', { HI: 2 }],
     ]);
+  });
+
+  it("posts a tab's next batch only once it replied that it painted the last one", async () => {
+    const { server, market, openTab, paint, ticksOf } = setup();
+    market.setToken('tok');
+    server.current.accept();
+    openTab('t1');
+    void market.subscribe('t1', ['A']);
+    await settle();
+    const { requestId } = server.current.actions('subscribe')[0]!;
+    server.current.push({ A: { md: { HI: 1 } }, requestId });
+    await settle();
+    server.current.push({ A: { md: { HI: 2 } } });
+    await settle();
+    server.current.push({ A: { md: { HI: 3 } } });
+    await settle();
+    expect(ticksOf('t1')).toEqual([{ A: { md: { HI: 1 } } }]);
+    paint('t1');
+    expect(ticksOf('t1')).toEqual([{ A: { md: { HI: 1 } } }, { A: { md: { HI: 3 } } }]);
   });
 
   it('tells every tab of status changes, and a new tab at once', async () => {

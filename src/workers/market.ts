@@ -2,7 +2,7 @@
 // tab, ticks fanned out per tab, last quotes cached in Dexie, and the waiting helpers.
 import { yyyymmdd } from '../lib/calendar';
 import type { Quote } from '../lib/quote';
-import type { MarketStatus, SubscribeResult, TabPort, TabRegistration, WorkerError } from './api';
+import type { MarketStatus, SubscribeResult, TabPort, TabRegistration, TabReply, WorkerError } from './api';
 import { createMarketSocket, type Logger } from './marketSocket';
 import { createQuoteCache, type QuoteTable } from './quoteCache';
 import type { OpenSocket } from './socketTransport';
@@ -51,6 +51,7 @@ export function createMarketService(options: MarketServiceOptions) {
     locks: options.locks,
     ...(options.tabTimeoutMs == null ? {} : { timeoutMs: options.tabTimeoutMs }),
     onGone(tabId, port) {
+      fanout.forget(tabId);
       apply(subscriptions.dropTab(tabId));
       options.onTabGone?.(tabId);
       port.close();
@@ -109,6 +110,9 @@ export function createMarketService(options: MarketServiceOptions) {
     },
     registerTab({ tabId, lockName, port }: TabRegistration) {
       tabs.register(tabId, lockName, port);
+      port.onmessage = (event) => {
+        if ((event.data as TabReply | null)?.type === 'painted') fanout.painted(tabId);
+      };
       port.postMessage({ type: 'market-status', status: socket.status });
     },
     heartbeat: (tabId: string) => tabs.touch(tabId),

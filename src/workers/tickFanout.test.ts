@@ -71,4 +71,47 @@ describe('tick fan-out', () => {
     expect(lastPrices('t1')).toEqual([{ A: 5 }]);
     expect(lastPrices('t2')).toEqual([{ A: 5 }]);
   });
+
+  it('sends a tab nothing more until it painted its last batch, then the latest state of all that changed meanwhile', async () => {
+    const { subscriptions, fanout, tick, lastPrices } = setup();
+    subscriptions.want('t1', ['A', 'B']);
+    subscriptions.want('t2', ['A']);
+    tick('A', 1);
+    await vi.advanceTimersByTimeAsync(TICK_INTERVAL_MS);
+    expect(lastPrices('t1')).toEqual([{ A: 1 }]);
+    fanout.painted('t2');
+    for (let price = 2; price <= 30; price++) {
+      tick('A', price);
+      tick('B', price * 10);
+      await vi.advanceTimersByTimeAsync(TICK_INTERVAL_MS);
+    }
+    // t1 did not paint: one batch only. t2 painted once: one more batch, then it waits too.
+    expect(lastPrices('t1')).toEqual([{ A: 1 }]);
+    expect(lastPrices('t2')).toEqual([{ A: 1 }, { A: 2 }]);
+    fanout.painted('t1');
+    expect(lastPrices('t1')).toEqual([{ A: 1 }, { A: 30, B: 300 }]);
+    // A second reply for the same batch changes nothing.
+    fanout.painted('t1');
+    await vi.advanceTimersByTimeAsync(100);
+    expect(lastPrices('t1')).toHaveLength(2);
+  });
+
+  it('leaves out symbols the tab let go of while it waited, and forgets a tab that is gone', async () => {
+    const { subscriptions, fanout, tick, lastPrices } = setup();
+    subscriptions.want('t1', ['A', 'B']);
+    tick('A', 1);
+    fanout.flush();
+    tick('A', 2);
+    tick('B', 2);
+    fanout.flush();
+    subscriptions.release('t1', ['B']);
+    fanout.painted('t1');
+    expect(lastPrices('t1')).toEqual([{ A: 1 }, { A: 2 }]);
+
+    // Registered again under the same id: not in flight any more.
+    fanout.forget('t1');
+    tick('A', 3);
+    fanout.flush();
+    expect(lastPrices('t1')).toEqual([{ A: 1 }, { A: 2 }, { A: 3 }]);
+  });
 });

@@ -1,13 +1,19 @@
 // Ticks to tabs (issue 5): symbols that changed are remembered (latest state wins) and each
-// tab gets at most one batch per frame (~16 ms) holding only the symbols it wants. A tab
-// that just asked for a symbol the worker already knows gets its state in its next batch.
+// tab gets at most one batch per animation frame, paced by its own paint: after a batch the
+// tab is "in flight" until it replies that it applied the batch in an animation frame
+// (TabReply 'painted'); what changes meanwhile waits, merged per symbol, and leaves as one
+// batch on the reply. A tab that paints slowly (busy, or hidden: no frames at all) gets
+// fewer, fuller batches instead of a queue, and only ever the latest state. A batch holds
+// only the symbols the tab wants. A tab that just asked for a symbol the worker already
+// knows gets its state in its next batch.
 import type { Quote } from '../lib/quote';
 import type { TabPort } from './api';
 
+/** Least time between a change and its batch: changes within it leave together. */
 export const TICK_INTERVAL_MS = 16;
 
 export interface TickFanoutOptions {
-  tabsOf(symbol: string): Iterable<string>;
+  tabsOf(symbol: string): ReadonlySet<string>;
   portOf(tabId: string): TabPort | undefined;
   quoteOf(symbol: string): Quote | undefined;
   intervalMs?: number;
@@ -18,6 +24,10 @@ export interface TickFanout {
   changed(symbols: Iterable<string>): void;
   /** Sends the tab what is known of these symbols in its next batch. */
   seed(tabId: string, symbols: Iterable<string>): void;
+  /** The tab applied its last batch in a frame: it may have the next one. */
+  painted(tabId: string): void;
+  /** The tab is gone (or registered again): nothing waits for it or on it any more. */
+  forget(tabId: string): void;
   /** Posts the batches now (the timer calls it). */
   flush(): void;
   dispose(): void;
@@ -26,37 +36,48 @@ export interface TickFanout {
 export function createTickFanout(options: TickFanoutOptions): TickFanout {
   const intervalMs = options.intervalMs ?? TICK_INTERVAL_MS;
   const dirty = new Set<string>();
-  const seeds = new Map<string, Set<string>>();
+  /** Per tab, symbols whose state it has not been sent yet. */
+  const waiting = new Map<string, Set<string>>();
+  /** Tabs sent a batch they have not yet painted. */
+  const inFlight = new Set<string>();
   let timer: ReturnType<typeof setTimeout> | null = null;
 
-  // The timer starts with the first change after a flush, so two batches to a tab are
-  // always at least one interval apart, and an idle market costs no timers.
+  // The timer starts with the first change after a flush, so changes within one interval
+  // leave together, and an idle market costs no timers.
   const schedule = () => {
     timer ??= setTimeout(flush, intervalMs);
+  };
+
+  const waitingOf = (tabId: string) => {
+    let set = waiting.get(tabId);
+    if (!set) waiting.set(tabId, (set = new Set()));
+    return set;
+  };
+
+  const send = (tabId: string, symbols: Set<string>) => {
+    waiting.delete(tabId);
+    const port = options.portOf(tabId);
+    if (!port) return;
+    const quotes: Record<string, Quote> = {};
+    let count = 0;
+    for (const symbol of symbols) {
+      const quote = options.quoteOf(symbol);
+      // A symbol let go of since it changed is of no use to the tab.
+      if (!quote || !options.tabsOf(symbol).has(tabId)) continue;
+      quotes[symbol] = quote;
+      count += 1;
+    }
+    if (count === 0) return;
+    inFlight.add(tabId);
+    port.postMessage({ type: 'ticks', quotes });
   };
 
   const flush = () => {
     if (timer != null) clearTimeout(timer);
     timer = null;
-    const batches = new Map<string, Record<string, Quote>>();
-    const add = (tabId: string, symbol: string, quote: Quote) => {
-      let batch = batches.get(tabId);
-      if (!batch) batches.set(tabId, (batch = {}));
-      batch[symbol] = quote;
-    };
-    for (const symbol of dirty) {
-      const quote = options.quoteOf(symbol);
-      if (quote) for (const tabId of options.tabsOf(symbol)) add(tabId, symbol, quote);
-    }
-    for (const [tabId, symbols] of seeds) {
-      for (const symbol of symbols) {
-        const quote = options.quoteOf(symbol);
-        if (quote) add(tabId, symbol, quote);
-      }
-    }
+    for (const symbol of dirty) for (const tabId of options.tabsOf(symbol)) waitingOf(tabId).add(symbol);
     dirty.clear();
-    seeds.clear();
-    for (const [tabId, quotes] of batches) options.portOf(tabId)?.postMessage({ type: 'ticks', quotes });
+    for (const [tabId, symbols] of [...waiting]) if (!inFlight.has(tabId)) send(tabId, symbols);
   };
 
   return {
@@ -65,17 +86,27 @@ export function createTickFanout(options: TickFanoutOptions): TickFanout {
       if (dirty.size > 0) schedule();
     },
     seed(tabId, symbols) {
-      let set = seeds.get(tabId);
-      if (!set) seeds.set(tabId, (set = new Set()));
+      const set = waitingOf(tabId);
       for (const symbol of symbols) set.add(symbol);
       if (set.size > 0) schedule();
+      else waiting.delete(tabId);
+    },
+    painted(tabId) {
+      if (!inFlight.delete(tabId)) return;
+      // What waited for this tab leaves now: its next frame is the earliest it can show it.
+      if (waiting.has(tabId) || dirty.size > 0) flush();
+    },
+    forget(tabId) {
+      waiting.delete(tabId);
+      inFlight.delete(tabId);
     },
     flush,
     dispose() {
       if (timer != null) clearTimeout(timer);
       timer = null;
       dirty.clear();
-      seeds.clear();
+      waiting.clear();
+      inFlight.clear();
     },
   };
 }

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { Quote } from '../lib/quote';
+import { createPaintPacer } from './paintPacer';
+
+const quote = (price: number): Quote => ({ md: { LA: { price, size: 1, date: 0 } } });
+
+describe('paint pacer', () => {
+  function setup() {
+    const frames: (() => void)[] = [];
+    const applied: Record<string, number>[] = [];
+    let painted = 0;
+    const pacer = createPaintPacer({
+      apply: (quotes) => applied.push(Object.fromEntries(Object.entries(quotes).map(([symbol, q]) => [symbol, q.md.LA!.price]))),
+      painted: () => (painted += 1),
+      requestFrame: (callback) => frames.push(callback),
+    });
+    const runFrame = () => frames.shift()!();
+    return { pacer, frames, applied, runFrame, painted: () => painted };
+  }
+
+  it('applies nothing until the next frame, then everything received, latest state per symbol, and says so once', () => {
+    const { pacer, frames, applied, runFrame, painted } = setup();
+    pacer.receive({ A: quote(1), B: quote(1) });
+    pacer.receive({ A: quote(2) });
+    expect(applied).toEqual([]);
+    expect(frames).toHaveLength(1);
+    runFrame();
+    expect(applied).toEqual([{ A: 2, B: 1 }]);
+    expect(painted()).toBe(1);
+  });
+
+  it('asks for one frame per batch it holds: a batch after a frame waits for the next one', () => {
+    const { pacer, frames, applied, runFrame, painted } = setup();
+    pacer.receive({ A: quote(1) });
+    runFrame();
+    expect(frames).toHaveLength(0);
+    pacer.receive({ A: quote(3) });
+    expect(frames).toHaveLength(1);
+    runFrame();
+    expect(applied).toEqual([{ A: 1 }, { A: 3 }]);
+    expect(painted()).toBe(2);
+  });
+});
