@@ -1,0 +1,122 @@
+// Live prices through the data worker (issue 5): the tabs of one browser share ONE market
+// socket (one SharedWorker), a symbol stays subscribed while any tab shows it, and every tab
+// resumes live prices by itself after the server dies and comes back.
+import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { ADMIN, DEMO } from './helpers';
+import { startOwnServer, type OwnServer } from './ownServer';
+
+interface SocketRow {
+  user: { id: string; username: string };
+  symbols: string[];
+}
+
+const DOLLAR = 'DLR/DIC26';
+const SHARE = 'MERV - XMEV - GGAL - 24hs';
+
+let server: OwnServer;
+let adminToken: string;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  // Many ticks a second, so every symbol moves within moments.
+  server = await startOwnServer({ SIM_TICKS_PER_SECOND: '3000' });
+  const response = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  adminToken = ((await response.json()) as { token: string }).token;
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+/** The market sockets the server has open for the demo user. */
+async function demoSockets(): Promise<SocketRow[]> {
+  const response = await fetch(`${server.url}/api/admin/market/sockets`, { headers: { authorization: `Bearer ${adminToken}` } });
+  expect(response.status).toBe(200);
+  const { data } = (await response.json()) as { data: SocketRow[] };
+  return data.filter((row) => row.user.username === DEMO.username);
+}
+
+async function signedInContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: server.url });
+  const page = await context.newPage();
+  await page.goto('/auth/signin');
+  await page.getByLabel('Usuario').fill(DEMO.username);
+  await page.getByLabel('Contraseña').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await page.close();
+  return context;
+}
+
+async function openBoard(context: BrowserContext, symbols: string[]): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto(`/test?simbolos=${encodeURIComponent(symbols.join(','))}`);
+  await expect(page.getByRole('heading', { name: 'Test', level: 1 })).toBeVisible();
+  return page;
+}
+
+const row = (page: Page, symbol: string) => page.locator(`tr[data-symbol="${symbol}"]`);
+
+/** The row shows a live price (not the cached one) and it moves while we watch. */
+async function expectLivePrices(page: Page, symbol: string): Promise<void> {
+  const volume = row(page, symbol).locator('td').nth(4);
+  await expect(row(page, symbol)).toHaveAttribute('data-stale', 'false');
+  await expect(row(page, symbol).locator('td').nth(2)).toHaveText(/^\d[\d.]*,\d\d$/);
+  const first = await volume.textContent();
+  await expect(volume).not.toHaveText(first ?? '', { timeout: 20_000 });
+}
+
+test('three tabs show live prices over one market socket; a symbol stays subscribed while a tab shows it', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const context = await signedInContext(browser);
+  const first = await openBoard(context, [DOLLAR, SHARE]);
+  const second = await openBoard(context, [DOLLAR]);
+  const third = await openBoard(context, [DOLLAR]);
+  for (const page of [first, second, third]) await expectLivePrices(page, DOLLAR);
+  await expectLivePrices(first, SHARE);
+
+  await expect.poll(demoSockets).toEqual([{ user: expect.objectContaining({ username: DEMO.username }), openedAt: expect.any(Number), symbols: [DOLLAR, SHARE].sort() }]);
+
+  // The first tab alone wanted the share; the third still wants the dollar.
+  await first.close();
+  await second.close();
+  await expect.poll(async () => (await demoSockets()).map((socket) => socket.symbols)).toEqual([[DOLLAR]]);
+  await expectLivePrices(third, DOLLAR);
+
+  await third.close();
+  // The last tab gone: nothing is subscribed (the worker may also have ended with its socket).
+  await expect.poll(async () => (await demoSockets()).flatMap((socket) => socket.symbols)).toEqual([]);
+  await context.close();
+});
+
+test('after the server is killed and restarted every tab resumes live prices without a reload', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await signedInContext(browser);
+  const pages = [await openBoard(context, [DOLLAR]), await openBoard(context, [DOLLAR, SHARE]), await openBoard(context, [SHARE])];
+  for (const page of pages) {
+    await expectLivePrices(page, page === pages[2] ? SHARE : DOLLAR);
+    await page.evaluate(() => ((window as unknown as { notReloaded?: boolean }).notReloaded = true));
+  }
+  await expect.poll(async () => (await demoSockets()).length).toBe(1);
+
+  await server.kill();
+  for (const page of pages) {
+    await expect(page.getByRole('status', { name: 'Conexión de mercado' })).toHaveText(/Sin conexión|Conectando/);
+    await expect(page.getByRole('table', { name: 'Cotizaciones' })).toHaveAttribute('data-live', 'false');
+  }
+
+  await server.restart();
+  for (const page of pages) {
+    await expect(page.getByRole('table', { name: 'Cotizaciones' })).toHaveAttribute('data-live', 'true', { timeout: 30_000 });
+    for (const symbol of page === pages[0] ? [DOLLAR] : page === pages[1] ? [DOLLAR, SHARE] : [SHARE]) await expectLivePrices(page, symbol);
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  }
+  // Still one socket, subscribed again to exactly what the tabs show.
+  await expect.poll(async () => (await demoSockets()).map((socket) => socket.symbols)).toEqual([[DOLLAR, SHARE].sort()]);
+  await context.close();
+});

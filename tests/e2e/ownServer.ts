@@ -1,0 +1,82 @@
+// A server process of the spec's own, for specs that kill and restart it (the shared one of
+// playwright.config.ts must stay up). Runs `tsx server/main.ts` in its own process group on a
+// free port with its own DATA_DIR; restart() brings it back on the same port and data, so a
+// browser's sessions and socket URL stay valid.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface OwnServer {
+  /** http://127.0.0.1:<port> */
+  url: string;
+  /** SIGKILL, no graceful close: sockets drop as in a crash. */
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode != null) throw new Error(`The server exited (${child.exitCode}):\n${output()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`The server did not start in 60 s:\n${output()}`);
+}
+
+export async function startOwnServer(env: Record<string, string> = {}): Promise<OwnServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-e2e-own-'));
+  let child: ChildProcess | null = null;
+
+  const start = async () => {
+    let output = '';
+    const started = spawn(path.join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: 'dist', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child = started;
+    await waitUntilUp(`${url}/`, started, () => output);
+  };
+
+  const end = async (signal: NodeJS.Signals) => {
+    const running = child;
+    child = null;
+    if (!running?.pid || running.exitCode != null) return;
+    const exited = new Promise((resolve) => running.once('exit', resolve));
+    // The whole group: tsx runs the server in a child process of its own.
+    process.kill(-running.pid, signal);
+    await exited;
+  };
+
+  await start();
+  return {
+    url,
+    kill: () => end('SIGKILL'),
+    restart: start,
+    stop: () => end('SIGTERM'),
+  };
+}
