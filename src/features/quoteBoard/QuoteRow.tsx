@@ -24,7 +24,7 @@ export const QuoteRow = memo(function QuoteRow({ symbol, onRemove }: QuoteRowPro
 
   useLayoutEffect(() => {
     const row = rowRef.current!;
-    const texts = FIELDS.map((field) => cellRefs.current[field]!.firstChild as Text);
+    const texts = FIELDS.map((field) => cellRefs.current[field]!.firstChild!.firstChild as Text);
     const changeCell = cellRefs.current.change!;
     let shown: QuoteCells | null = null;
     let stale: boolean | null = null;
@@ -47,9 +47,11 @@ export const QuoteRow = memo(function QuoteRow({ symbol, onRemove }: QuoteRowPro
     };
   }, [symbol]);
 
+  // The text sits in a box of fixed size with strict containment: a relayout boundary, so a
+  // new number lays out that box alone, never the row or the table.
   const cell = (field: Field) => (
     <td className="quote-board__num" ref={(node) => void (cellRefs.current[field] = node)}>
-      {EMPTY_CELL}
+      <span className="quote-board__value">{EMPTY_CELL}</span>
     </td>
   );
   return (

@@ -1,0 +1,196 @@
+// npm run bench:ticks [-- --rate 50000 --seconds 20 --symbols 200 --tabs 3 --per-message 10 --port 8342]
+//
+// Real Chromium (/usr/bin/chromium), the real app build (dist/, built first), three tabs each
+// showing the same 200 symbols on the quote board (/test), fed by a local socket server
+// (bench/ticks/feedServer.ts) pushing 50,000 symbol updates a second for 20 s over the
+// /ws/market protocol. Prints per tab: ticks applied per second (volume cells changed),
+// tick-to-paint p50/p95 (send → end of the rendering of the frame that shows it), main-thread
+// busy time (CDP Performance.getMetrics TaskDuration), long tasks, frame time p95; the data
+// worker's CPU (V8 sampling profiler on the SharedWorker target); whether every symbol's final
+// state on screen is the last one sent. Then the naive design (bench/ticks/naivePage.ts: a
+// socket per tab, a React state update per message) on the same load, and the ratio of
+// main-thread time. Figures only; nothing here asserts.
+import { execFileSync } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import { quoteCells } from '../src/features/quoteBoard/quoteCells.js';
+import { BENCH_TOKEN, BENCH_USER, startFeedServer, type FeedServer } from './ticks/feedServer.js';
+import { instrumentPage, type PageSamples } from './ticks/instrument.js';
+import { naiveFiles } from './ticks/naiveHtml.js';
+import { profileSharedWorker, type WorkerProfile } from './ticks/workerCpu.js';
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '50000' },
+    seconds: { type: 'string', default: '20' },
+    symbols: { type: 'string', default: '200' },
+    tabs: { type: 'string', default: '3' },
+    'per-message': { type: 'string', default: '10' },
+    port: { type: 'string', default: process.env.BENCH_PORT ?? '8342' },
+    'skip-build': { type: 'boolean', default: false },
+    'skip-naive': { type: 'boolean', default: false },
+  },
+});
+const RATE = Number(values.rate);
+const SECONDS = Number(values.seconds);
+const SYMBOLS = Array.from({ length: Number(values.symbols) }, (_, i) => `BENCH-${String(i + 1).padStart(3, '0')}`);
+const TABS = Number(values.tabs);
+const PER_MESSAGE = Number(values['per-message']);
+const root = path.resolve(import.meta.dirname, '..');
+
+interface TabResult {
+  samples: PageSamples;
+  taskSeconds: number;
+  scriptSeconds: number;
+  layoutSeconds: number;
+  styleSeconds: number;
+  finalWrong: string[];
+}
+
+const percentile = (values: number[], p: number) => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};
+const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
+
+async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
+  const { metrics: list } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
+  return Object.fromEntries(list.map((metric) => [metric.name, metric.value]));
+}
+
+/** What each row shows, read from the screen: bid, offer, last, volume. */
+async function shownRows(page: Page): Promise<Record<string, string[]>> {
+  return page.evaluate(() => {
+    const rows: Record<string, string[]> = {};
+    for (const row of document.querySelectorAll<HTMLTableRowElement>('tr[data-symbol]')) {
+      const cells = row.querySelectorAll('td');
+      rows[row.dataset.symbol!] = [0, 1, 2, 4].map((index) => cells[index]?.textContent ?? '');
+    }
+    return rows;
+  });
+}
+
+async function runDesign(browser: Browser, feed: FeedServer, design: 'ours' | 'naive'): Promise<{ tabs: TabResult[]; worker: WorkerProfile | null; sockets: number; sent: number }> {
+  feed.reset(SYMBOLS);
+  const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // tsx (esbuild, keepNames) wraps named functions in __name(); the page needs that helper.
+  await context.addInitScript('globalThis.__name = (fn) => fn;');
+  await context.addInitScript(instrumentPage);
+  await context.addInitScript(
+    ([token, user]) => {
+      localStorage.setItem('visores.token', token);
+      localStorage.setItem('visores.user', user);
+    },
+    [BENCH_TOKEN, JSON.stringify(BENCH_USER)] as const,
+  );
+  const list = encodeURIComponent(SYMBOLS.join(','));
+  const address = design === 'ours' ? `${feed.url}/test?simbolos=${list}` : `${feed.url}/naive.html?simbolos=${list}`;
+  // Headless Chromium makes frames only for the active tab of a window (the others get about
+  // one a second), so each further tab opens in a window of its own (CDP Target.createTarget
+  // with newWindow; window.open would share the opener's renderer process): all on screen.
+  const first = await context.newPage();
+  await first.goto(address);
+  const pages: Page[] = [first];
+  const firstCdp = await context.newCDPSession(first);
+  const { targetInfo } = (await firstCdp.send('Target.getTargetInfo')) as { targetInfo: { browserContextId: string } };
+  const browserCdp = await browser.newBrowserCDPSession();
+  for (let i = 1; i < TABS; i++) {
+    const opened = context.waitForEvent('page');
+    await browserCdp.send('Target.createTarget', { url: address, browserContextId: targetInfo.browserContextId, newWindow: true, width: 1280, height: 900 });
+    pages.push(await opened);
+  }
+  await browserCdp.detach();
+  pages.forEach((page, i) => page.on('pageerror', (error) => console.error(`[${design} tab ${i + 1}] ${error.message}`)));
+  for (const page of pages) {
+    await page.waitForFunction((count) => document.querySelectorAll('tr[data-symbol][data-stale="false"]').length === count, SYMBOLS.length, { timeout: 60_000 });
+  }
+  const sockets = feed.marketSockets().filter((socket) => socket.symbols > 0).length;
+  const sessions = await Promise.all(pages.map((page) => context.newCDPSession(page)));
+  for (const cdp of sessions) await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+  const worker = design === 'ours' ? await profileSharedWorker(browser) : null;
+  const before = await Promise.all(sessions.map(metrics));
+  for (const page of pages) await page.evaluate(() => (window as unknown as { __bench: { start(): void } }).__bench.start());
+
+  const run = await feed.run({ symbols: SYMBOLS, rate: RATE, seconds: SECONDS, perMessage: PER_MESSAGE });
+
+  const after = await Promise.all(sessions.map(metrics));
+  const workerProfile = worker ? await worker.stop() : null;
+  // Let what is in flight arrive, then read the screen.
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  const expected = new Map([...feed.lastSent()].map(([symbol, md]) => {
+    const cells = quoteCells({ md });
+    return [symbol, [cells.bid, cells.offer, cells.last, cells.volume]];
+  }));
+  const tabs: TabResult[] = [];
+  for (let i = 0; i < pages.length; i++) {
+    const page = pages[i]!;
+    const samples = await page.evaluate(() => (window as unknown as { __bench: { stop(): PageSamples } }).__bench.stop());
+    const shown = await shownRows(page);
+    const finalWrong = SYMBOLS.filter((symbol) => JSON.stringify(shown[symbol]) !== JSON.stringify(expected.get(symbol)));
+    const delta = (name: string) => (after[i]![name] ?? 0) - (before[i]![name] ?? 0);
+    tabs.push({
+      samples,
+      taskSeconds: delta('TaskDuration'),
+      scriptSeconds: delta('ScriptDuration'),
+      layoutSeconds: delta('LayoutDuration'),
+      styleSeconds: delta('RecalcStyleDuration'),
+      finalWrong,
+    });
+  }
+  await context.close();
+  return { tabs, worker: workerProfile, sockets, sent: run.updatesSent };
+}
+
+function report(label: string, feed: FeedServer, result: Awaited<ReturnType<typeof runDesign>>): number {
+  console.log(`\n${label}: ${result.sockets} market socket(s) subscribed, ${result.sent.toLocaleString('en')} updates sent in ${SECONDS} s`);
+  let busy = 0;
+  result.tabs.forEach((tab, index) => {
+    const { samples } = tab;
+    const latencies: number[] = [];
+    for (let i = 0; i < samples.symbols.length; i++) {
+      const sent = feed.sentAt(samples.symbols[i]!, samples.sequences[i]!);
+      const painted = samples.paintedAt[i]!;
+      if (sent != null && Number.isFinite(painted)) latencies.push(painted - sent);
+    }
+    busy += tab.taskSeconds;
+    console.log(
+      `  tab ${index + 1}: ticks applied ${fmt(samples.applied / samples.seconds, 0)}/s · tick-to-paint p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms` +
+        ` · main thread ${fmt(tab.taskSeconds, 2)} s (script ${fmt(tab.scriptSeconds, 2)}, style ${fmt(tab.styleSeconds, 2)}, layout ${fmt(tab.layoutSeconds, 2)})` +
+        ` · long tasks ${samples.longTasks} (${fmt(samples.longTaskMs, 0)} ms) · frame p95 ${fmt(percentile(samples.frameIntervals, 95))} ms (${samples.frameIntervals.length} frames)` +
+        ` · final state ${tab.finalWrong.length === 0 ? `right for all ${SYMBOLS.length}` : `WRONG for ${tab.finalWrong.length}: ${tab.finalWrong.slice(0, 5).join(', ')}`}`,
+    );
+  });
+  if (result.worker) console.log(`  data worker: CPU ${fmt(result.worker.busyMs / 1000, 2)} s busy of ${fmt(result.worker.wallMs / 1000, 1)} s (${fmt((100 * result.worker.busyMs) / result.worker.wallMs, 0)} %, V8 sampling profiler)`);
+  console.log(`  main thread, all tabs: ${fmt(busy, 2)} s`);
+  return busy;
+}
+
+async function main() {
+  if (!values['skip-build']) execFileSync('npx', ['vite', 'build'], { cwd: root, stdio: 'ignore' });
+  const feed = await startFeedServer({ port: Number(values.port), distDir: path.join(root, 'dist'), extraFiles: await naiveFiles(root) });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  });
+  console.log(`bench:ticks — ${TABS} tabs × ${SYMBOLS.length} symbols, ${RATE.toLocaleString('en')} updates/s for ${SECONDS} s, ${PER_MESSAGE} symbols per message`);
+  console.log(`machine: ${cpus().length} cores, load average before ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  try {
+    const ours = report('ours (one SharedWorker socket, paced batches, rows writing their own text nodes)', feed, await runDesign(browser, feed, 'ours'));
+    if (!values['skip-naive']) {
+      const naive = report('naive (a socket per tab, a React state update per message)', feed, await runDesign(browser, feed, 'naive'));
+      console.log(`\nmain-thread time, naive / ours: ${fmt(naive / ours, 1)}× (${fmt(naive, 2)} s / ${fmt(ours, 2)} s)`);
+    }
+    console.log(`load average after: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  } finally {
+    await browser.close();
+    await feed.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,100 @@
+// Runs in each bench page before its own scripts (page.addInitScript): frame times, long
+// tasks, and for every change of a row's volume cell (the volume is the update's sequence
+// number) the symbol, the sequence, and when the frame that shows it finished rendering
+// (a task posted at the start of a frame runs after that frame's style, layout and paint).
+// The same code measures the app and the naive page. It must be self-contained: Playwright
+// sends its source text to the page.
+export interface PageSamples {
+  frameIntervals: number[];
+  longTasks: number;
+  longTaskMs: number;
+  /** Volume cells changed: symbol updates that reached the screen. */
+  applied: number;
+  symbols: string[];
+  sequences: number[];
+  /** Epoch ms when the frame showing the change had rendered (NaN if it never did). */
+  paintedAt: number[];
+  seconds: number;
+}
+
+export function instrumentPage(): void {
+  const w = window as unknown as { __bench: { start(): void; stop(): PageSamples } };
+  const epoch = () => performance.timeOrigin + performance.now();
+  const requestFrame = window.requestAnimationFrame.bind(window);
+  let running = false;
+  let startedAt = 0;
+  let lastFrame = 0;
+  let frameOpen = false;
+  let thisFrame: number[] = [];
+  let nextFrame: number[] = [];
+  const frameIntervals: number[] = [];
+  const symbols: string[] = [];
+  const sequences: number[] = [];
+  const paintedAt: number[] = [];
+  let applied = 0;
+  let longTasks = 0;
+  let longTaskMs = 0;
+
+  const afterRender = new MessageChannel();
+  afterRender.port1.onmessage = () => {
+    const at = epoch();
+    for (const index of thisFrame) paintedAt[index] = at;
+    thisFrame = [];
+    frameOpen = false;
+  };
+  // Registered first and again at the start of each frame, so it runs before any other
+  // callback of the frame (the app's ticks are applied in a later callback of the same frame).
+  const frame = (time: number) => {
+    if (running && lastFrame > 0) frameIntervals.push(time - lastFrame);
+    lastFrame = time;
+    frameOpen = true;
+    if (nextFrame.length > 0) {
+      thisFrame.push(...nextFrame);
+      nextFrame = [];
+    }
+    afterRender.port2.postMessage(0);
+    requestFrame(frame);
+  };
+  requestFrame(frame);
+
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      // The changed node is the value's text node, or (a replaced child) the value box or cell.
+      let cell = (record.type === 'characterData' ? record.target.parentNode : record.target) as HTMLElement | null;
+      if (cell && cell.tagName !== 'TD') cell = cell.parentElement;
+      if (!cell || (cell as HTMLTableCellElement).cellIndex !== 5) continue;
+      const symbol = (cell.parentNode as HTMLElement).dataset.symbol;
+      const sequence = Number((cell.textContent ?? '').replace(/\D/g, ''));
+      if (!symbol || !sequence) continue;
+      applied += 1;
+      const index = symbols.push(symbol) - 1;
+      sequences.push(sequence);
+      paintedAt.push(Number.NaN);
+      (frameOpen ? thisFrame : nextFrame).push(index);
+    }
+  });
+  const longTaskObserver = new PerformanceObserver((list) => {
+    if (!running) return;
+    for (const entry of list.getEntries()) {
+      longTasks += 1;
+      longTaskMs += entry.duration;
+    }
+  });
+
+  w.__bench = {
+    start() {
+      running = true;
+      startedAt = performance.now();
+      lastFrame = 0;
+      const table = document.querySelector('table');
+      if (table) observer.observe(table, { subtree: true, characterData: true, childList: true });
+      longTaskObserver.observe({ type: 'longtask' });
+    },
+    stop() {
+      running = false;
+      observer.disconnect();
+      longTaskObserver.disconnect();
+      return { frameIntervals, longTasks, longTaskMs, applied, symbols, sequences, paintedAt, seconds: (performance.now() - startedAt) / 1000 };
+    },
+  };
+}
