@@ -39,6 +39,8 @@ const SYMBOLS = Array.from({ length: Number(values.symbols) }, (_, i) => `BENCH-
 const TABS = Number(values.tabs);
 const PER_MESSAGE = Number(values['per-message']);
 const root = path.resolve(import.meta.dirname, '..');
+/** Longest wait after the load for every tab to show the last update. */
+const DRAIN_LIMIT_S = 90;
 
 interface TabResult {
   samples: PageSamples;
@@ -73,7 +75,11 @@ async function shownRows(page: Page): Promise<Record<string, string[]>> {
   });
 }
 
-async function runDesign(browser: Browser, feed: FeedServer, design: 'ours' | 'naive'): Promise<{ tabs: TabResult[]; worker: WorkerProfile | null; sockets: number; sent: number }> {
+async function runDesign(
+  browser: Browser,
+  feed: FeedServer,
+  design: 'ours' | 'naive',
+): Promise<{ tabs: TabResult[]; worker: WorkerProfile | null; sockets: number; sent: number; drainSeconds: number }> {
   feed.reset(SYMBOLS);
   const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // tsx (esbuild, keepNames) wraps named functions in __name(); the page needs that helper.
@@ -111,25 +117,53 @@ async function runDesign(browser: Browser, feed: FeedServer, design: 'ours' | 'n
   const sessions = await Promise.all(pages.map((page) => context.newCDPSession(page)));
   for (const cdp of sessions) await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const worker = design === 'ours' ? await profileSharedWorker(browser) : null;
+  const systemCdp = await browser.newBrowserCDPSession();
+  const processCpu = async () => {
+    const { processInfo } = (await systemCdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] };
+    const byType = new Map<string, number>();
+    for (const info of processInfo) byType.set(info.type, (byType.get(info.type) ?? 0) + info.cpuTime);
+    return byType;
+  };
+  const cpuBefore = await processCpu();
+  const feedCpuBefore = process.cpuUsage();
   const before = await Promise.all(sessions.map(metrics));
   for (const page of pages) await page.evaluate(() => (window as unknown as { __bench: { start(): void } }).__bench.start());
 
+  if (process.env.BENCH_TRACE && design === 'ours') {
+    await browser.startTracing(pages[0], { path: process.env.BENCH_TRACE, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8'] });
+  }
   const run = await feed.run({ symbols: SYMBOLS, rate: RATE, seconds: SECONDS, perMessage: PER_MESSAGE });
+  if (process.env.BENCH_TRACE && design === 'ours') await browser.stopTracing();
 
-  const after = await Promise.all(sessions.map(metrics));
-  const workerProfile = worker ? await worker.stop() : null;
-  // Let what is in flight arrive, then read the screen.
-  await new Promise((resolve) => setTimeout(resolve, 2000));
   const expected = new Map([...feed.lastSent()].map(([symbol, md]) => {
     const cells = quoteCells({ md });
     return [symbol, [cells.bid, cells.offer, cells.last, cells.volume]];
   }));
+  const wrongOn = async (page: Page) => {
+    const shown = await shownRows(page);
+    return SYMBOLS.filter((symbol) => JSON.stringify(shown[symbol]) !== JSON.stringify(expected.get(symbol)));
+  };
+  // The load is over when every tab shows the last update sent (or after DRAIN_LIMIT_S): a
+  // design that fell behind pays for its backlog here, in main-thread time and drain time.
+  const loadEnded = Date.now();
+  while (Date.now() - loadEnded < DRAIN_LIMIT_S * 1000) {
+    const wrong = await Promise.all(pages.map(wrongOn));
+    if (wrong.every((list) => list.length === 0)) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const drainSeconds = (Date.now() - loadEnded) / 1000;
+  const after = await Promise.all(sessions.map(metrics));
+  const cpuAfter = await processCpu();
+  const feedCpu = process.cpuUsage(feedCpuBefore);
+  const cpu = [...cpuAfter].map(([type, seconds]) => `${type} ${fmt(seconds - (cpuBefore.get(type) ?? 0), 1)} s`).join(', ');
+  console.log(`  CPU by process (load and drain): ${cpu}; feed server (this process) ${fmt((feedCpu.user + feedCpu.system) / 1e6, 1)} s`);
+  await systemCdp.detach();
+  const workerProfile = worker ? await worker.stop() : null;
   const tabs: TabResult[] = [];
   for (let i = 0; i < pages.length; i++) {
     const page = pages[i]!;
     const samples = await page.evaluate(() => (window as unknown as { __bench: { stop(): PageSamples } }).__bench.stop());
-    const shown = await shownRows(page);
-    const finalWrong = SYMBOLS.filter((symbol) => JSON.stringify(shown[symbol]) !== JSON.stringify(expected.get(symbol)));
+    const finalWrong = await wrongOn(page);
     const delta = (name: string) => (after[i]![name] ?? 0) - (before[i]![name] ?? 0);
     tabs.push({
       samples,
@@ -141,11 +175,14 @@ async function runDesign(browser: Browser, feed: FeedServer, design: 'ours' | 'n
     });
   }
   await context.close();
-  return { tabs, worker: workerProfile, sockets, sent: run.updatesSent };
+  return { tabs, worker: workerProfile, sockets, sent: run.updatesSent, drainSeconds };
 }
 
 function report(label: string, feed: FeedServer, result: Awaited<ReturnType<typeof runDesign>>): number {
-  console.log(`\n${label}: ${result.sockets} market socket(s) subscribed, ${result.sent.toLocaleString('en')} updates sent in ${SECONDS} s`);
+  console.log(
+    `\n${label}: ${result.sockets} market socket(s) subscribed, ${result.sent.toLocaleString('en')} updates sent in ${SECONDS} s; ` +
+      `every tab showed the last one ${fmt(result.drainSeconds, 1)} s after the load ended${result.drainSeconds >= DRAIN_LIMIT_S ? ' (gave up waiting)' : ''}`,
+  );
   let busy = 0;
   result.tabs.forEach((tab, index) => {
     const { samples } = tab;
@@ -164,7 +201,8 @@ function report(label: string, feed: FeedServer, result: Awaited<ReturnType<type
     );
   });
   if (result.worker) console.log(`  data worker: CPU ${fmt(result.worker.busyMs / 1000, 2)} s busy of ${fmt(result.worker.wallMs / 1000, 1)} s (${fmt((100 * result.worker.busyMs) / result.worker.wallMs, 0)} %, V8 sampling profiler)`);
-  console.log(`  main thread, all tabs: ${fmt(busy, 2)} s`);
+  if (result.worker && process.env.BENCH_PROFILE) for (const [name, ms] of result.worker.top) console.log(`    ${fmt(ms, 0)} ms  ${name}`);
+  console.log(`  main thread, all tabs (load and drain): ${fmt(busy, 2)} s`);
   return busy;
 }
 

@@ -14,4 +14,6 @@ interface ImportMetaEnv {
   readonly VITE_MARKET_WS_URL?: string;
   /** Positions websocket URL; default: this origin's /ws/positions. */
   readonly VITE_POSITIONS_WS_URL?: string;
+  /** Least ms between two ticks batches to one tab; default TAB_BATCH_INTERVAL_MS (one frame). */
+  readonly VITE_TAB_BATCH_INTERVAL_MS?: string;
 }

@@ -19,7 +19,9 @@ export interface PageSamples {
 
 export function instrumentPage(): void {
   const w = window as unknown as { __bench: { start(): void; stop(): PageSamples } };
-  const epoch = () => performance.timeOrigin + performance.now();
+  // Date.now(), not timeOrigin + now(): the send times are the feed server's wall clock, and
+  // timeOrigin + now() drifts from it by seconds in a long-lived browser.
+  const epoch = () => Date.now();
   const requestFrame = window.requestAnimationFrame.bind(window);
   let running = false;
   let startedAt = 0;

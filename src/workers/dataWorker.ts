@@ -18,6 +18,7 @@ const api = createDataWorkerApi({
   positionsBase: settings.positionsBase,
   WebSocket,
   db,
+  ...(import.meta.env.VITE_TAB_BATCH_INTERVAL_MS ? { tabBatchIntervalMs: Number(import.meta.env.VITE_TAB_BATCH_INTERVAL_MS) } : {}),
 });
 
 // The DOM lib types `self` as a Window; only this much of a SharedWorker's scope is used.

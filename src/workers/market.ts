@@ -8,7 +8,7 @@ import { createQuoteCache, type QuoteTable } from './quoteCache';
 import type { OpenSocket } from './socketTransport';
 import { createSubscriptions, type SubscriptionChange } from './subscriptions';
 import { createTabRegistry, type LockRequester } from './tabs';
-import { createTickFanout } from './tickFanout';
+import { createTickFanout, TAB_BATCH_INTERVAL_MS } from './tickFanout';
 import * as waiting from './waiting';
 
 /** The part of fetch the market side uses (browser fetch fits). */
@@ -28,6 +28,8 @@ export interface MarketServiceOptions {
   quoteTable: QuoteTable | null;
   tabTimeoutMs?: number;
   log?: Logger;
+  /** Least time between two ticks batches to one tab (TAB_BATCH_INTERVAL_MS by default). */
+  tabBatchIntervalMs?: number;
   /** Called when a tab is gone (closed, crashed, unregistered, or silent too long). */
   onTabGone?: (tabId: string) => void;
 }
@@ -62,6 +64,7 @@ export function createMarketService(options: MarketServiceOptions) {
     tabsOf: (symbol) => subscriptions.tabsOf(symbol),
     portOf: (tabId) => tabs.get(tabId),
     quoteOf: (symbol) => socket.quote(symbol),
+    tabIntervalMs: options.tabBatchIntervalMs ?? TAB_BATCH_INTERVAL_MS,
   });
 
   // Any HTTP answer from our own server means it can be reached. A public site (the spec's

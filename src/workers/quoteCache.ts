@@ -25,14 +25,16 @@ export function createQuoteCache(options: { table: QuoteTable; flushMs?: number;
   const flushMs = options.flushMs ?? QUOTE_CACHE_FLUSH_MS;
   const now = options.now ?? Date.now;
   const log = options.log ?? console;
-  let pending = new Map<string, QuoteRecord>();
+  // The latest quote of each symbol (a reference, replaced per tick): records are made only
+  // at the flush, once per symbol, not once per tick.
+  let pending = new Map<string, { quote: Quote; receivedAt: number }>();
   let timer: ReturnType<typeof setTimeout> | null = null;
 
   const flush = async () => {
     if (timer != null) clearTimeout(timer);
     timer = null;
     if (pending.size === 0) return;
-    const records = [...pending.values()];
+    const records = [...pending].map(([symbol, { quote, receivedAt }]) => toQuoteRecord(symbol, quote, receivedAt));
     pending = new Map();
     try {
       await options.table.bulkPut(records);
@@ -44,7 +46,7 @@ export function createQuoteCache(options: { table: QuoteTable; flushMs?: number;
 
   return {
     record(symbol, quote) {
-      pending.set(symbol, toQuoteRecord(symbol, quote, now()));
+      pending.set(symbol, { quote, receivedAt: now() });
       timer ??= setTimeout(() => void flush(), flushMs);
     },
     flush,

@@ -11,12 +11,17 @@ import type { TabPort } from './api';
 
 /** Least time between a change and its batch: changes within it leave together. */
 export const TICK_INTERVAL_MS = 16;
+/** Least time between two batches to one tab (besides waiting for its paint), in the app. */
+export const TAB_BATCH_INTERVAL_MS = 16;
 
 export interface TickFanoutOptions {
   tabsOf(symbol: string): ReadonlySet<string>;
   portOf(tabId: string): TabPort | undefined;
   quoteOf(symbol: string): Quote | undefined;
   intervalMs?: number;
+  /** Least time between two batches to one tab; 0 (the default): its paint alone paces it. */
+  tabIntervalMs?: number;
+  now?: () => number;
 }
 
 export interface TickFanout {
@@ -35,6 +40,10 @@ export interface TickFanout {
 
 export function createTickFanout(options: TickFanoutOptions): TickFanout {
   const intervalMs = options.intervalMs ?? TICK_INTERVAL_MS;
+  const tabIntervalMs = options.tabIntervalMs ?? 0;
+  const now = options.now ?? (() => performance.now());
+  /** When each tab was last sent a batch. */
+  const sentAt = new Map<string, number>();
   const dirty = new Set<string>();
   /** Per tab, symbols whose state it has not been sent yet. */
   const waiting = new Map<string, Set<string>>();
@@ -69,6 +78,7 @@ export function createTickFanout(options: TickFanoutOptions): TickFanout {
     }
     if (count === 0) return;
     inFlight.add(tabId);
+    sentAt.set(tabId, now());
     port.postMessage({ type: 'ticks', quotes });
   };
 
@@ -77,7 +87,15 @@ export function createTickFanout(options: TickFanoutOptions): TickFanout {
     timer = null;
     for (const symbol of dirty) for (const tabId of options.tabsOf(symbol)) waitingOf(tabId).add(symbol);
     dirty.clear();
-    for (const [tabId, symbols] of [...waiting]) if (!inFlight.has(tabId)) send(tabId, symbols);
+    const at = now();
+    let soonest = Infinity;
+    for (const [tabId, symbols] of [...waiting]) {
+      if (inFlight.has(tabId)) continue;
+      const due = (sentAt.get(tabId) ?? -Infinity) + tabIntervalMs;
+      if (due <= at) send(tabId, symbols);
+      else soonest = Math.min(soonest, due);
+    }
+    if (soonest !== Infinity) timer = setTimeout(flush, soonest - at);
   };
 
   return {
@@ -99,6 +117,7 @@ export function createTickFanout(options: TickFanoutOptions): TickFanout {
     forget(tabId) {
       waiting.delete(tabId);
       inFlight.delete(tabId);
+      sentAt.delete(tabId);
     },
     flush,
     dispose() {
@@ -107,6 +126,7 @@ export function createTickFanout(options: TickFanoutOptions): TickFanout {
       dirty.clear();
       waiting.clear();
       inFlight.clear();
+      sentAt.clear();
     },
   };
 }
