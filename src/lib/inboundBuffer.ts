@@ -4,7 +4,7 @@
 // is taken in (back-pressure, not loss). Updates of one symbol may wait as one entry (the
 // newer folded into the older, latest state winning); a message that answers a request
 // (it carries a requestId) or a control event is never folded into anything.
-import { foldPayloads, type SymbolPayload } from './quote';
+import { foldPayloadsInto, type SymbolPayload } from './quote';
 
 export type InboundMessage = Record<string, unknown>;
 
@@ -86,11 +86,13 @@ export function createInboundBuffer(options: InboundBufferOptions): InboundBuffe
     }
     const requestId = typeof message.requestId === 'string' ? message.requestId : undefined;
     let fresh: Extract<InboundEntry, { kind: 'data' }> | null = null;
-    for (const [symbol, payload] of Object.entries(message)) {
+    for (const symbol in message) {
+      const payload = message[symbol];
       if (symbol === 'requestId' || !isRecord(payload)) continue;
       const target = latest.get(symbol);
       if (requestId == null && target && target.requestId == null) {
-        target.symbols.set(symbol, foldPayloads(target.symbols.get(symbol)!, payload));
+        // The waiting payload came from JSON.parse and is the buffer's own: fold in place.
+        foldPayloadsInto(target.symbols.get(symbol)!, payload);
         continue;
       }
       fresh ??= requestId == null ? { kind: 'data', symbols: new Map() } : { kind: 'data', symbols: new Map(), requestId };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyPayload, foldPayloads } from './quote';
+import { applyPayload, foldPayloads, foldPayloadsInto } from './quote';
 
 describe("the '0' rule", () => {
   it("keeps the known value of a field sent as '0'", () => {
@@ -30,5 +30,18 @@ describe('folding two payloads of a symbol', () => {
     const first = { md: { HI: 5, LO: '0' } };
     const second = { md: { HI: '0', LO: 0.5, TV: 9 }, expiration: '20270115' };
     expect(applyPayload(base, foldPayloads(first, second))).toEqual(applyPayload(applyPayload(base, first), second));
+  });
+
+  it('in place gives the same as the pure fold, including null and ignored entries', () => {
+    const cases: [Record<string, unknown>, Record<string, unknown>][] = [
+      [{ md: { HI: 5, LO: '0' } }, { md: { HI: '0', LO: 0.5, TV: 9 }, expiration: '20270115' }],
+      [{ md: { HI: 5 } }, { md: '0' }],
+      [{ md: { HI: 5 } }, { md: null }],
+      [{}, { md: { OP: 1 } }],
+    ];
+    for (const [older, newer] of cases) {
+      const pure = foldPayloads(older, newer);
+      expect(foldPayloadsInto(structuredClone(older), newer)).toEqual(pure);
+    }
   });
 });
