@@ -79,7 +79,7 @@ async function runDesign(
   browser: Browser,
   feed: FeedServer,
   design: 'ours' | 'naive',
-): Promise<{ tabs: TabResult[]; worker: WorkerProfile | null; sockets: number; sent: number; drainSeconds: number }> {
+): Promise<{ tabs: TabResult[]; worker: WorkerProfile | null; sockets: number; sent: number; drainSeconds: number; cpuLine: string }> {
   feed.reset(SYMBOLS);
   const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   // tsx (esbuild, keepNames) wraps named functions in __name(); the page needs that helper.
@@ -156,7 +156,7 @@ async function runDesign(
   const cpuAfter = await processCpu();
   const feedCpu = process.cpuUsage(feedCpuBefore);
   const cpu = [...cpuAfter].map(([type, seconds]) => `${type} ${fmt(seconds - (cpuBefore.get(type) ?? 0), 1)} s`).join(', ');
-  console.log(`  CPU by process (load and drain): ${cpu}; feed server (this process) ${fmt((feedCpu.user + feedCpu.system) / 1e6, 1)} s`);
+  const cpuLine = `CPU by process (load and drain): ${cpu}; feed server (this process) ${fmt((feedCpu.user + feedCpu.system) / 1e6, 1)} s`;
   await systemCdp.detach();
   const workerProfile = worker ? await worker.stop() : null;
   const tabs: TabResult[] = [];
@@ -175,7 +175,7 @@ async function runDesign(
     });
   }
   await context.close();
-  return { tabs, worker: workerProfile, sockets, sent: run.updatesSent, drainSeconds };
+  return { tabs, worker: workerProfile, sockets, sent: run.updatesSent, drainSeconds, cpuLine };
 }
 
 function report(label: string, feed: FeedServer, result: Awaited<ReturnType<typeof runDesign>>): number {
@@ -202,6 +202,7 @@ function report(label: string, feed: FeedServer, result: Awaited<ReturnType<type
   });
   if (result.worker) console.log(`  data worker: CPU ${fmt(result.worker.busyMs / 1000, 2)} s busy of ${fmt(result.worker.wallMs / 1000, 1)} s (${fmt((100 * result.worker.busyMs) / result.worker.wallMs, 0)} %, V8 sampling profiler)`);
   if (result.worker && process.env.BENCH_PROFILE) for (const [name, ms] of result.worker.top) console.log(`    ${fmt(ms, 0)} ms  ${name}`);
+  console.log(`  ${result.cpuLine}`);
   console.log(`  main thread, all tabs (load and drain): ${fmt(busy, 2)} s`);
   return busy;
 }
