@@ -67,9 +67,8 @@ async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
 async function shownRows(page: Page): Promise<Record<string, string[]>> {
   return page.evaluate(() => {
     const rows: Record<string, string[]> = {};
-    for (const row of document.querySelectorAll<HTMLTableRowElement>('tr[data-symbol]')) {
-      const cells = row.querySelectorAll('td');
-      rows[row.dataset.symbol!] = [0, 1, 2, 4].map((index) => cells[index]?.textContent ?? '');
+    for (const row of document.querySelectorAll<HTMLElement>('[role="row"][data-symbol]')) {
+      rows[row.dataset.symbol!] = ['bid', 'offer', 'last', 'volume'].map((field) => row.querySelector(`[data-field="${field}"]`)?.textContent ?? '');
     }
     return rows;
   });
@@ -111,7 +110,7 @@ async function runDesign(
   await browserCdp.detach();
   pages.forEach((page, i) => page.on('pageerror', (error) => console.error(`[${design} tab ${i + 1}] ${error.message}`)));
   for (const page of pages) {
-    await page.waitForFunction((count) => document.querySelectorAll('tr[data-symbol][data-stale="false"]').length === count, SYMBOLS.length, { timeout: 60_000 });
+    await page.waitForFunction((count) => document.querySelectorAll('[role="row"][data-symbol][data-stale="false"]').length === count, SYMBOLS.length, { timeout: 60_000 });
   }
   const sockets = feed.marketSockets().filter((socket) => socket.symbols > 0).length;
   const sessions = await Promise.all(pages.map((page) => context.newCDPSession(page)));

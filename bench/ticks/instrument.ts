@@ -61,10 +61,9 @@ export function instrumentPage(): void {
 
   const observer = new MutationObserver((records) => {
     for (const record of records) {
-      // The changed node is the value's text node, or (a replaced child) the value box or cell.
-      let cell = (record.type === 'characterData' ? record.target.parentNode : record.target) as HTMLElement | null;
-      if (cell && cell.tagName !== 'TD') cell = cell.parentElement;
-      if (!cell || (cell as HTMLTableCellElement).cellIndex !== 5) continue;
+      // The changed node is the volume's text node, or (React replacing the text) its cell.
+      const cell = (record.type === 'characterData' ? record.target.parentNode : record.target) as HTMLElement | null;
+      if (!cell || cell.dataset?.field !== 'volume') continue;
       const symbol = (cell.parentNode as HTMLElement).dataset.symbol;
       const sequence = Number((cell.textContent ?? '').replace(/\D/g, ''));
       if (!symbol || !sequence) continue;
@@ -88,7 +87,7 @@ export function instrumentPage(): void {
       running = true;
       startedAt = performance.now();
       lastFrame = 0;
-      const table = document.querySelector('table');
+      const table = document.querySelector('[role="table"]');
       if (table) observer.observe(table, { subtree: true, characterData: true, childList: true });
       longTaskObserver.observe({ type: 'longtask' });
     },

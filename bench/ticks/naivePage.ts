@@ -26,24 +26,25 @@ function Board() {
     };
     return () => socket.close();
   }, []);
-  const num = (text: string, extra = '') => h('td', { className: `quote-board__num ${extra}` }, h('span', { className: 'quote-board__value' }, text));
+  const num = (field: string, text: string, extra = '') => h('span', { role: 'cell', className: `quote-board__num ${extra}`, 'data-field': field }, text);
   return h(
-    'table',
-    { className: 'quote-board', 'aria-label': 'Cotizaciones' },
+    'div',
+    { role: 'table', className: 'quote-board', 'aria-label': 'Cotizaciones' },
     h(
-      'tbody',
-      null,
+      'div',
+      { role: 'rowgroup' },
       symbols.map((symbol) => {
         const cells = quoteCells(quotes[symbol]);
         return h(
-          'tr',
-          { key: symbol, 'data-symbol': symbol, 'data-stale': quotes[symbol] ? 'false' : 'true' },
-          h('th', null, symbol),
-          num(cells.bid),
-          num(cells.offer),
-          num(cells.last),
-          num(cells.change, cells.direction > 0 ? 'is-up' : cells.direction < 0 ? 'is-down' : ''),
-          num(cells.volume),
+          'div',
+          { key: symbol, role: 'row', className: 'quote-board__row', 'data-symbol': symbol, 'data-stale': quotes[symbol] ? 'false' : 'true' },
+          h('span', { role: 'rowheader', className: 'quote-board__symbol' }, symbol),
+          num('bid', cells.bid),
+          num('offer', cells.offer),
+          num('last', cells.last),
+          num('change', cells.change, cells.direction > 0 ? 'is-up' : cells.direction < 0 ? 'is-down' : ''),
+          num('volume', cells.volume),
+          h('span', { role: 'cell' }),
         );
       }),
     ),

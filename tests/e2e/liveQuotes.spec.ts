@@ -60,13 +60,15 @@ async function openBoard(context: BrowserContext, symbols: string[]): Promise<Pa
   return page;
 }
 
-const row = (page: Page, symbol: string) => page.locator(`tr[data-symbol="${symbol}"]`);
+const row = (page: Page, symbol: string) => page.getByRole('row').and(page.locator(`[data-symbol="${symbol}"]`));
 
 /** The row shows a live price (not the cached one) and it moves while we watch. */
 async function expectLivePrices(page: Page, symbol: string): Promise<void> {
-  const volume = row(page, symbol).locator('td').nth(4);
+  const cells = row(page, symbol).getByRole('cell');
+  const volume = cells.nth(4);
   await expect(row(page, symbol)).toHaveAttribute('data-stale', 'false');
-  await expect(row(page, symbol).locator('td').nth(2)).toHaveText(/^\d[\d.]*,\d\d$/);
+  await expect(row(page, symbol).getByRole('rowheader')).toHaveText(symbol);
+  await expect(cells.nth(2)).toHaveText(/^\d[\d.]*,\d\d$/);
   const first = await volume.textContent();
   await expect(volume).not.toHaveText(first ?? '', { timeout: 20_000 });
 }

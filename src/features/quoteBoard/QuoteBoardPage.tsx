@@ -29,31 +29,26 @@ export function QuoteBoardPage() {
         {symbols.length === 0 ? (
           <p>Agregue un símbolo para ver sus precios.</p>
         ) : (
-          <table className="quote-board" data-live={live} aria-label="Cotizaciones">
-            <colgroup>
-              <col className="quote-board__col-symbol" />
-              <col span={5} />
-              <col className="quote-board__col-actions" />
-            </colgroup>
-            <thead>
-              <tr>
-                <th scope="col">Símbolo</th>
-                <th scope="col">Compra</th>
-                <th scope="col">Venta</th>
-                <th scope="col">Último</th>
-                <th scope="col">Variación</th>
-                <th scope="col">Volumen</th>
-                <th scope="col">
+          <div role="table" className="quote-board" data-live={live} aria-label="Cotizaciones">
+            <div role="rowgroup">
+              <div role="row" className="quote-board__row quote-board__head">
+                <span role="columnheader">Símbolo</span>
+                <span role="columnheader">Compra</span>
+                <span role="columnheader">Venta</span>
+                <span role="columnheader">Último</span>
+                <span role="columnheader">Variación</span>
+                <span role="columnheader">Volumen</span>
+                <span role="columnheader">
                   <span className="visually-hidden">Acciones</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
+                </span>
+              </div>
+            </div>
+            <div role="rowgroup">
               {symbols.map((symbol) => (
                 <QuoteRow key={symbol} symbol={symbol} onRemove={remove} />
               ))}
-            </tbody>
-          </table>
+            </div>
+          </div>
         )}
       </div>
       <EventLog />

@@ -1,7 +1,9 @@
 // One row of the quote board. It renders once per symbol; ticks never re-render it: the row
 // listens to its symbol's atom and writes the new texts into the text nodes it already has
 // (a text node's value, no new nodes, no style changes unless the stale mark or the sign of
-// the change flips). With hundreds of rows changing every frame this is what keeps a tab's
+// the change flips). The row is a grid of fixed columns and height with strict containment
+// (quoteBoard.css): a changed number lays out and paints its row alone, and rows off screen
+// are skipped by the browser until they scroll into view. With hundreds of rows changing every frame this is what keeps a tab's
 // main thread cheap (bench/ticks.ts).
 import { memo, useLayoutEffect, useRef } from 'react';
 import { holdSymbol } from '../../data/worker';
@@ -19,12 +21,12 @@ interface QuoteRowProps {
 }
 
 export const QuoteRow = memo(function QuoteRow({ symbol, onRemove }: QuoteRowProps) {
-  const rowRef = useRef<HTMLTableRowElement>(null);
-  const cellRefs = useRef<Partial<Record<Field, HTMLTableCellElement | null>>>({});
+  const rowRef = useRef<HTMLDivElement>(null);
+  const cellRefs = useRef<Partial<Record<Field, HTMLSpanElement | null>>>({});
 
   useLayoutEffect(() => {
     const row = rowRef.current!;
-    const texts = FIELDS.map((field) => cellRefs.current[field]!.firstChild!.firstChild as Text);
+    const texts = FIELDS.map((field) => cellRefs.current[field]!.firstChild as Text);
     const changeCell = cellRefs.current.change!;
     let shown: QuoteCells | null = null;
     let stale: boolean | null = null;
@@ -47,28 +49,26 @@ export const QuoteRow = memo(function QuoteRow({ symbol, onRemove }: QuoteRowPro
     };
   }, [symbol]);
 
-  // The text sits in a box of fixed size with strict containment: a relayout boundary, so a
-  // new number lays out that box alone, never the row or the table.
   const cell = (field: Field) => (
-    <td className="quote-board__num" ref={(node) => void (cellRefs.current[field] = node)}>
-      <span className="quote-board__value">{EMPTY_CELL}</span>
-    </td>
+    <span role="cell" className="quote-board__num" data-field={field} ref={(node) => void (cellRefs.current[field] = node)}>
+      {EMPTY_CELL}
+    </span>
   );
   return (
-    <tr ref={rowRef} data-symbol={symbol} data-stale="true">
-      <th scope="row" className="quote-board__symbol" title={symbol}>
+    <div role="row" className="quote-board__row" ref={rowRef} data-symbol={symbol} data-stale="true">
+      <span role="rowheader" className="quote-board__symbol" title={symbol}>
         {symbol}
-      </th>
+      </span>
       {cell('bid')}
       {cell('offer')}
       {cell('last')}
       {cell('change')}
       {cell('volume')}
-      <td className="quote-board__actions">
+      <span role="cell" className="quote-board__actions">
         <button type="button" className="icon-button quote-board__remove" onClick={() => onRemove(symbol)} aria-label={`Quitar ${symbol}`} title="Quitar">
           ×
         </button>
-      </td>
-    </tr>
+      </span>
+    </div>
   );
 });
