@@ -3,6 +3,8 @@ import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { startDataWorker } from './data/worker';
 import './styles.css';
+import './styles/themes.css';
+import './styles/pages.css';
 
 // One data worker for all tabs: live quotes and the session's sockets start with the app.
 startDataWorker();

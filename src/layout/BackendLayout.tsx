@@ -1,12 +1,17 @@
 import { useEffect, useState } from 'react';
-import { Outlet } from 'react-router-dom';
+import { Outlet, useNavigation } from 'react-router-dom';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
 import { Footer } from './Footer';
+import { SettingsPanel } from '../features/appearance/SettingsPanel';
+import { appearanceStore, layoutOptionsAtom, useAtomValue } from '../features/appearance/appearance';
+import './layout.css';
 
 /** Header, sidebar, side overlay and footer around every signed-in screen. */
 export function BackendLayout() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
+  const layout = useAtomValue(layoutOptionsAtom, appearanceStore);
+  const loading = useNavigation().state === 'loading';
   useEffect(() => {
     if (!sidebarOpen) return;
     const closeOnEscape = (event: KeyboardEvent) => {
@@ -15,17 +20,35 @@ export function BackendLayout() {
     document.addEventListener('keydown', closeOnEscape);
     return () => document.removeEventListener('keydown', closeOnEscape);
   }, [sidebarOpen]);
+  const classes = [
+    'backend-layout',
+    sidebarOpen && 'backend-layout--sidebar-open',
+    layout.sidebarMini && 'backend-layout--mini',
+    layout.sidebarRight && 'backend-layout--right',
+    layout.horizontalNav && 'backend-layout--horizontal',
+    `backend-layout--content-${layout.contentWidth}`,
+  ]
+    .filter(Boolean)
+    .join(' ');
   return (
-    <div className={`backend-layout${sidebarOpen ? ' backend-layout--sidebar-open' : ''}`}>
+    <div className={classes}>
       <Sidebar onNavigate={() => setSidebarOpen(false)} onClose={() => setSidebarOpen(false)} />
       <div className="side-overlay" onClick={() => setSidebarOpen(false)} aria-hidden="true" />
       <div className="backend-main">
         <Header onToggleSidebar={() => setSidebarOpen((open) => !open)} />
         <main className="backend-content" id="main-content">
-          <Outlet />
+          {layout.pageLoader && loading && (
+            <div className="page-loader" role="status" aria-label="Cargando">
+              <span className="page-loader__spinner" />
+            </div>
+          )}
+          <div className="backend-content__inner">
+            <Outlet />
+          </div>
         </main>
         <Footer />
       </div>
+      <SettingsPanel />
     </div>
   );
 }

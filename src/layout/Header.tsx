@@ -4,11 +4,16 @@ import { useCurrentUser } from '../features/auth/useCurrentUser';
 import { signOut } from '../data/session';
 import { paths } from '../routes/paths';
 import { Icon } from '../ui/Icon';
+import { SearchOverlay } from './SearchOverlay';
+import { appearanceStore, layoutOptionsAtom, settingsPanelOpenAtom, useAtom } from '../features/appearance/appearance';
 
 export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
   const user = useCurrentUser();
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  const [layout, setLayout] = useAtom(layoutOptionsAtom, appearanceStore);
+  const [settingsOpen, setSettingsOpen] = useAtom(settingsPanelOpenAtom, appearanceStore);
   const menuRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -38,10 +43,31 @@ export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
       <button type="button" className="icon-button header__sidebar-toggle" onClick={onToggleSidebar} aria-label="Mostrar u ocultar el menú">
         <Icon name="menu" />
       </button>
+      <button
+        type="button"
+        className="icon-button header__mini-toggle"
+        onClick={() => setLayout((current) => ({ ...current, sidebarMini: !current.sidebarMini }))}
+        aria-label="Barra lateral mini"
+        aria-pressed={layout.sidebarMini}
+      >
+        <Icon name="sidebar" />
+      </button>
       <Link to={paths.home()} className="header__brand">
         Visores
       </Link>
       <div className="header__spacer" />
+      <button type="button" className="icon-button" onClick={() => setSearchOpen(true)} aria-label="Buscar">
+        <Icon name="search" />
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => setSettingsOpen(!settingsOpen)}
+        aria-label="Apariencia"
+        aria-expanded={settingsOpen}
+      >
+        <Icon name="palette" />
+      </button>
       <div className="user-menu" ref={menuRef}>
         <button
           type="button"
@@ -50,14 +76,13 @@ export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
           aria-expanded={menuOpen}
           onClick={() => setMenuOpen((open) => !open)}
         >
-          <span className="avatar" aria-hidden="true">
-            {(user.firstName || user.username).charAt(0).toUpperCase()}
-          </span>
+          <img className="avatar" src="/avatar.svg" alt="" width="32" height="32" />
           <span className="user-menu__username">{user.username}</span>
         </button>
         {menuOpen && (
           <div className="user-menu__dropdown" role="menu">
             <div className="user-menu__identity">
+              <img className="avatar avatar--large" src="/avatar.svg" alt="" width="48" height="48" />
               <strong>{[user.firstName, user.lastName].filter(Boolean).join(' ') || user.username}</strong>
               <small>{user.username}</small>
             </div>
@@ -70,6 +95,7 @@ export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
           </div>
         )}
       </div>
+      {searchOpen && <SearchOverlay onClose={() => setSearchOpen(false)} />}
     </header>
   );
 }

@@ -1,6 +1,8 @@
 import { useEffect } from 'react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { NavigationProgress } from '../ui/NavigationProgress';
+import { AppearanceSync } from '../features/appearance/AppearanceSync';
+import { AppToaster } from '../ui/AppToaster';
 
 /** Wraps every screen: the navigation progress bar and scroll-to-top on each navigation. */
 export function RootShell() {
@@ -11,7 +13,9 @@ export function RootShell() {
   }, [location.key]);
   return (
     <>
+      <AppearanceSync />
       <NavigationProgress />
+      <AppToaster />
       <Outlet />
     </>
   );

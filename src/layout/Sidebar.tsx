@@ -11,13 +11,17 @@ interface MenuLink {
   icon: IconName;
   /** true: admins only; false: everyone but admins; absent: everyone. */
   admin?: boolean;
+  badge?: string | number;
+}
+interface MenuHeading {
+  heading: string;
 }
 interface MenuGroup {
   label: string;
   icon: IconName;
   children: MenuLink[];
 }
-type MenuItem = MenuLink | MenuGroup;
+type MenuItem = MenuLink | MenuGroup | MenuHeading;
 
 // Spec section 2, static entries in order.
 const MENU: MenuItem[] = [
@@ -49,7 +53,11 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
       </div>
       <ul className="nav-main">
         {MENU.map((item) =>
-          'children' in item ? (
+          'heading' in item ? (
+            <li key={`heading-${item.heading}`} className="nav-main__heading">
+              {item.heading}
+            </li>
+          ) : 'children' in item ? (
             <li key={item.label} className={`nav-main__group${openGroups[item.label] ? ' nav-main__group--open' : ''}`}>
               <button
                 type="button"
@@ -58,6 +66,7 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
                 onClick={() => setOpenGroups((open) => ({ ...open, [item.label]: !open[item.label] }))}
               >
                 <Icon name={item.icon} /> <span>{item.label}</span>
+                <span className="nav-main__caret" aria-hidden="true">›</span>
               </button>
               {openGroups[item.label] && (
                 <ul className="nav-main__submenu">
@@ -67,6 +76,7 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
                       <li key={child.to}>
                         <NavLink to={child.to} className="nav-main__link" onClick={closeOnSmallScreens} end>
                           <Icon name={child.icon} /> <span>{child.label}</span>
+                          {child.badge != null && <span className="nav-main__badge">{child.badge}</span>}
                         </NavLink>
                       </li>
                     ))}
@@ -78,6 +88,7 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
               <li key={item.to}>
                 <NavLink to={item.to} className="nav-main__link" onClick={closeOnSmallScreens} end>
                   <Icon name={item.icon} /> <span>{item.label}</span>
+                  {item.badge != null && <span className="nav-main__badge">{item.badge}</span>}
                 </NavLink>
               </li>
             )

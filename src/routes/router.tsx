@@ -8,7 +8,9 @@ import { RouteErrorPage } from './RouteErrorPage';
 import { requireAdmin, requireUser, redirectIfSignedIn } from './guards';
 import { signInAction } from '../features/auth/signInAction';
 import { SignInPage } from '../features/auth/SignInPage';
-import { HomePage } from './HomePage';
+import { HomePage } from '../features/home/HomePage';
+import { ProfilePage } from '../features/profile/ProfilePage';
+import { SearchPage } from '../features/search/SearchPage';
 import { NotFoundPage } from './NotFoundPage';
 import { PendingScreen } from './PendingScreen';
 import { QuoteBoardPage } from '../features/quoteBoard/QuoteBoardPage';
@@ -45,8 +47,8 @@ export const routes: RouteObject[] = [
           { path: 'visor/:id/edit', id: 'visor-modo-edicion', element: <PendingScreen title="Visor — modo edición" /> },
           { path: 'visor/:id', id: 'visor-modo-publico', element: <PendingScreen title="Visor" /> },
           { path: 'visor/:id/public', id: 'visor-modo-publico-public', element: <PendingScreen title="Visor" /> },
-          { path: 'config/profile', id: 'config-profile', element: <PendingScreen title="Perfil" /> },
-          { path: 'backend/pages/generic/search', id: 'search', element: <PendingScreen title="Búsqueda" /> },
+          { path: 'config/profile', id: 'config-profile', element: <ProfilePage /> },
+          { path: 'backend/pages/generic/search', id: 'search', element: <SearchPage /> },
           {
             id: 'admin-guard',
             loader: requireAdmin,

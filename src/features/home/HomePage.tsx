@@ -1,0 +1,72 @@
+import { Link } from 'react-router-dom';
+import { useCurrentUser } from '../auth/useCurrentUser';
+import { useWorkspace } from '../workspace/useWorkspaceData';
+import { openWorkspaceModal } from '../workspace/modalRequests';
+import { paths } from '../../routes/paths';
+import type { Visor } from '../../protocol/workspace';
+
+const RECENT_COUNT = 6;
+
+function VisorCard({ visor }: { visor: Visor }) {
+  return (
+    <li>
+      <Link className="visor-card" to={paths['visor-modo-edicion'](visor.visor_id)} style={{ ['--visor-color' as string]: visor.color }}>
+        <span className="visor-card__emoji" aria-hidden="true">
+          {visor.emoji || '📊'}
+        </span>
+        <span className="visor-card__title">{visor.title}</span>
+        <small className="visor-card__date">{new Date(visor.updated_at).toLocaleDateString('es-AR')}</small>
+      </Link>
+    </li>
+  );
+}
+
+/** Inicio: recent and favourite visores as cards; a call to create the first one when there are none. */
+export function HomePage() {
+  const user = useCurrentUser();
+  const { visores } = useWorkspace();
+  const recent = [...(visores ?? [])].sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, RECENT_COUNT);
+  const favourites = (visores ?? []).filter((visor) => visor.fav);
+  return (
+    <section className="page home">
+      <h1>Inicio</h1>
+      <p className="page__lead">Hola, {user.firstName || user.username}.</p>
+      {visores === undefined ? (
+        <p className="muted">Cargando…</p>
+      ) : visores === null || visores.length === 0 ? (
+        <div className="card home__empty">
+          <h2>Todavía no tiene visores</h2>
+          <p>Un visor reúne cotizaciones, gráficos, curvas y posiciones en una sola pantalla.</p>
+          <button
+            type="button"
+            className="button button--primary"
+            onClick={() => openWorkspaceModal({ kind: 'visor', mode: 'create', parentId: null })}
+          >
+            Crear mi primer visor
+          </button>
+        </div>
+      ) : (
+        <>
+          {favourites.length > 0 && (
+            <section aria-labelledby="home-favourites">
+              <h2 id="home-favourites">Favoritos</h2>
+              <ul className="visor-cards">
+                {favourites.map((visor) => (
+                  <VisorCard key={visor.visor_id} visor={visor} />
+                ))}
+              </ul>
+            </section>
+          )}
+          <section aria-labelledby="home-recent">
+            <h2 id="home-recent">Recientes</h2>
+            <ul className="visor-cards">
+              {recent.map((visor) => (
+                <VisorCard key={visor.visor_id} visor={visor} />
+              ))}
+            </ul>
+          </section>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,103 @@
+import { useState, type FormEvent } from 'react';
+import { useRevalidator } from 'react-router-dom';
+import { ApiError, apiRequest } from '../../data/api';
+import { getToken } from '../../data/session';
+import type { PublicUser } from '../../protocol/auth';
+import { useCurrentUser } from '../auth/useCurrentUser';
+import { showToast } from '../../ui/toast';
+
+function messageOf(error: unknown): string {
+  return error instanceof ApiError ? error.message : String(error);
+}
+
+/** config-profile: the signed-in user's names and password (GET|PUT /api/profile, PUT /api/profile/password). */
+export function ProfilePage() {
+  const user = useCurrentUser();
+  const revalidator = useRevalidator();
+  const [firstName, setFirstName] = useState(user.firstName);
+  const [lastName, setLastName] = useState(user.lastName);
+  const [namesError, setNamesError] = useState<string | null>(null);
+  const [savingNames, setSavingNames] = useState(false);
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const [savingPassword, setSavingPassword] = useState(false);
+
+  const saveNames = async (event: FormEvent) => {
+    event.preventDefault();
+    setNamesError(null);
+    setSavingNames(true);
+    try {
+      await apiRequest<{ data: PublicUser }>('/profile', { method: 'PUT', token: getToken(), body: { firstName, lastName } });
+      showToast('Perfil actualizado', 'success');
+      revalidator.revalidate(); // the header shows the new names
+    } catch (error) {
+      setNamesError(messageOf(error));
+    } finally {
+      setSavingNames(false);
+    }
+  };
+
+  const savePassword = async (event: FormEvent) => {
+    event.preventDefault();
+    setPasswordError(null);
+    if (next !== repeat) {
+      setPasswordError('Las contraseñas no coinciden');
+      return;
+    }
+    setSavingPassword(true);
+    try {
+      await apiRequest('/profile/password', { method: 'PUT', token: getToken(), body: { current, next } });
+      setCurrent('');
+      setNext('');
+      setRepeat('');
+      showToast('Contraseña cambiada', 'success');
+    } catch (error) {
+      setPasswordError(messageOf(error));
+    } finally {
+      setSavingPassword(false);
+    }
+  };
+
+  return (
+    <section className="page profile">
+      <h1>Perfil</h1>
+      <p className="page__lead">{user.username}</p>
+      <div className="profile__grid">
+        <form className="card form-card" onSubmit={saveNames} aria-labelledby="profile-names">
+          <h2 id="profile-names">Datos personales</h2>
+          <label htmlFor="profile-first">Nombre</label>
+          <input id="profile-first" value={firstName} onChange={(e) => setFirstName(e.target.value)} autoComplete="given-name" />
+          <label htmlFor="profile-last">Apellido</label>
+          <input id="profile-last" value={lastName} onChange={(e) => setLastName(e.target.value)} autoComplete="family-name" />
+          {namesError && (
+            <p className="form-error" role="alert">
+              {namesError}
+            </p>
+          )}
+          <button type="submit" className="button button--primary" disabled={savingNames}>
+            Guardar
+          </button>
+        </form>
+        <form className="card form-card" onSubmit={savePassword} aria-labelledby="profile-password">
+          <h2 id="profile-password">Cambiar contraseña</h2>
+          <label htmlFor="profile-current">Contraseña actual</label>
+          <input id="profile-current" type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />
+          <label htmlFor="profile-next">Nueva contraseña</label>
+          <input id="profile-next" type="password" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" />
+          <label htmlFor="profile-repeat">Repetir la nueva contraseña</label>
+          <input id="profile-repeat" type="password" value={repeat} onChange={(e) => setRepeat(e.target.value)} autoComplete="new-password" />
+          {passwordError && (
+            <p className="form-error" role="alert">
+              {passwordError}
+            </p>
+          )}
+          <button type="submit" className="button button--primary" disabled={savingPassword}>
+            Cambiar contraseña
+          </button>
+        </form>
+      </div>
+    </section>
+  );
+}

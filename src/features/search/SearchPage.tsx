@@ -1,0 +1,116 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import { ApiError, apiRequest } from '../../data/api';
+import { getToken } from '../../data/session';
+import { paths } from '../../routes/paths';
+import { useWorkspace } from '../workspace/useWorkspaceData';
+import { searchWorkspace } from './searchWorkspace';
+
+interface SymbolHit {
+  symbol: string;
+  description: string;
+  kind: string;
+  currency: string;
+  maturityDate: string | null;
+}
+
+/** The search route's query string is the whole text (paths.search). */
+export function searchTextOf(search: string): string {
+  const raw = search.replace(/^\?/, '');
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' '));
+  } catch {
+    return raw;
+  }
+}
+
+function FolderPath({ path }: { path: string[] }) {
+  return <span className="search-results__path">{path.length ? path.join(' › ') : 'Espacio de trabajo'}</span>;
+}
+
+/** Search results: symbols of the market and the user's visores and folders. */
+export function SearchPage() {
+  const text = searchTextOf(useLocation().search);
+  const { tree, visores } = useWorkspace();
+  const [symbols, setSymbols] = useState<SymbolHit[] | null>(null);
+  const [symbolsError, setSymbolsError] = useState<string | null>(null);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setSymbols(null);
+    setSymbolsError(null);
+    if (!text.trim()) {
+      setSymbols([]);
+      return;
+    }
+    apiRequest<{ data: SymbolHit[] }>('/visores/search', { method: 'POST', token: getToken(), body: { symbol: text.trim() }, signal: controller.signal })
+      .then((response) => setSymbols(response.data))
+      .catch((error: unknown) => {
+        if (error instanceof DOMException && error.name === 'AbortError') return;
+        setSymbolsError(error instanceof ApiError ? error.message : String(error));
+      });
+    return () => controller.abort();
+  }, [text]);
+
+  const hits = useMemo(() => searchWorkspace(text, tree?.nodes ?? [], visores ?? []), [text, tree, visores]);
+
+  return (
+    <section className="page search-results">
+      <h1>Búsqueda</h1>
+      <p className="page__lead">
+        Resultados para <strong>«{text}»</strong>
+      </p>
+      <div className="search-results__grid">
+        <div className="card" aria-labelledby="search-symbols">
+          <h2 id="search-symbols">Símbolos</h2>
+          {symbolsError && <p className="form-error">{symbolsError}</p>}
+          {symbols === null && !symbolsError && <p className="muted">Buscando…</p>}
+          {symbols?.length === 0 && <p className="muted">Ningún símbolo coincide.</p>}
+          {symbols && symbols.length > 0 && (
+            <ul className="search-results__list">
+              {symbols.map((hit) => (
+                <li key={hit.symbol}>
+                  <strong className="search-results__symbol">{hit.symbol}</strong>
+                  <span>{hit.description}</span>
+                  <small className="muted">
+                    {hit.kind} · {hit.currency}
+                    {hit.maturityDate ? ` · vence ${hit.maturityDate}` : ''}
+                  </small>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+        <div className="card" aria-labelledby="search-visores">
+          <h2 id="search-visores">Visores</h2>
+          {visores === undefined && <p className="muted">Cargando…</p>}
+          {visores !== undefined && hits.visores.length === 0 && <p className="muted">Ningún visor coincide.</p>}
+          <ul className="search-results__list">
+            {hits.visores.map(({ visor, path }) => (
+              <li key={visor.visor_id}>
+                <Link to={paths['visor-modo-edicion'](visor.visor_id)}>
+                  <span aria-hidden="true">{visor.emoji}</span> {visor.title}
+                </Link>
+                <FolderPath path={path} />
+              </li>
+            ))}
+          </ul>
+        </div>
+        <div className="card" aria-labelledby="search-folders">
+          <h2 id="search-folders">Carpetas</h2>
+          {tree !== undefined && hits.folders.length === 0 && <p className="muted">Ninguna carpeta coincide.</p>}
+          <ul className="search-results__list">
+            {hits.folders.map((folder) => (
+              <li key={folder.folderId}>
+                <span>
+                  <span aria-hidden="true">{folder.emoji || '📁'}</span> {folder.name}
+                </span>
+                <FolderPath path={folder.path} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      </div>
+    </section>
+  );
+}

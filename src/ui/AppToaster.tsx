@@ -1,0 +1,22 @@
+import { Toaster } from 'sonner';
+import { appearanceStore, darkModeAtom, useAtomValue } from '../features/appearance/appearance';
+
+/** Spec section 2 toast defaults: top-right, offset 20 px, gap 10 px, z-index 1031, 5000 ms, dismissible. */
+export const TOAST_DEFAULTS = { position: 'top-right', offset: 20, gap: 10, zIndex: 1031, duration: 5000 } as const;
+
+/** Mounted once in the root shell. */
+export function AppToaster() {
+  const mode = useAtomValue(darkModeAtom, appearanceStore);
+  return (
+    <Toaster
+      position={TOAST_DEFAULTS.position}
+      offset={TOAST_DEFAULTS.offset}
+      gap={TOAST_DEFAULTS.gap}
+      duration={TOAST_DEFAULTS.duration}
+      style={{ zIndex: TOAST_DEFAULTS.zIndex }}
+      theme={mode}
+      closeButton
+      richColors
+    />
+  );
+}

@@ -1,0 +1,180 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, DEMO, expectHome, signIn } from './helpers';
+import { htmlData, newUser, seedVisorInFolder } from './shellHelpers';
+
+test('dark mode is the default; colour mode and theme are kept after a reload', async ({ page }) => {
+  await signIn(page, DEMO);
+  await expectHome(page);
+  expect(await htmlData(page, 'theme')).toBe('dark');
+
+  await page.getByRole('button', { name: 'Apariencia' }).click();
+  const panel = page.getByRole('dialog', { name: 'Apariencia' });
+  // The sidebar and header style choices show only when dark mode is off.
+  await expect(panel.getByRole('radiogroup', { name: 'Estilo de la barra lateral' })).toHaveCount(0);
+  await panel.getByText('Claro', { exact: true }).click();
+  await panel.getByText('amethyst').click();
+  await panel.getByRole('radiogroup', { name: 'Estilo de la barra lateral' }).getByText('Claro').click();
+  await panel.getByRole('radiogroup', { name: 'Estilo del encabezado' }).getByText('Oscuro').click();
+  expect(await htmlData(page, 'theme')).toBe('light');
+
+  await page.reload();
+  await expectHome(page);
+  expect(await htmlData(page, 'theme')).toBe('light');
+  expect(await htmlData(page, 'color-theme')).toBe('amethyst');
+  expect(await htmlData(page, 'sidebar-style')).toBe('light');
+  expect(await htmlData(page, 'header-style')).toBe('dark');
+  expect(await page.evaluate(() => [localStorage.getItem('darkMode'), localStorage.getItem('colorTheme')])).toEqual(['light', 'amethyst']);
+  // Applied before the app's script ran: the page's own HTML has it, no flash.
+  await expect(page.locator('html')).toHaveCSS('background-color', 'rgb(243, 244, 247)');
+});
+
+test('system colour mode follows the emulated prefers-color-scheme live', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'light' });
+  await signIn(page, DEMO);
+  await expectHome(page);
+  await page.getByRole('button', { name: 'Apariencia' }).click();
+  await page.getByRole('dialog', { name: 'Apariencia' }).getByText('Sistema', { exact: true }).click();
+  await expect.poll(() => htmlData(page, 'theme')).toBe('light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(() => htmlData(page, 'theme')).toBe('dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect.poll(() => htmlData(page, 'theme')).toBe('light');
+});
+
+test('admin entries show only to the admin, Inicio only to others', async ({ page }) => {
+  const menu = page.getByRole('navigation', { name: 'Menú principal' });
+  await signIn(page, DEMO);
+  await expectHome(page);
+  await expect(menu.getByRole('link', { name: 'Inicio' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: 'Perfil' })).toBeVisible();
+  for (const name of ['Admin', 'Posiciones', 'Usuarios']) await expect(menu.getByRole('link', { name })).toHaveCount(0);
+
+  await page.getByRole('button', { name: DEMO.username }).click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await signIn(page, ADMIN);
+  await expect(page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Admin' })).toBeVisible();
+  const labels = await menu.locator('.nav-main__link > span:not(.nav-main__caret):not(.nav-main__badge)').allTextContents();
+  expect(labels).toEqual(['Admin', 'Posiciones', 'Usuarios', 'Configuracion', 'Perfil']);
+});
+
+test('the search overlay closes with Escape and with its button, and submitting goes to the results', async ({ page }) => {
+  await signIn(page, DEMO);
+  await expectHome(page);
+  const input = page.getByPlaceholder('Search or hit ESC..');
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await expect(input).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(input).toHaveCount(0);
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await page.getByRole('button', { name: 'Cerrar búsqueda' }).click();
+  await expect(input).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await input.fill('GGAL');
+  await input.press('Enter');
+  await expect(page).toHaveURL(/\/backend\/pages\/generic\/search\?GGAL$/);
+  await expect(page.getByRole('heading', { name: 'Búsqueda', level: 1 })).toBeVisible();
+  await expect(page.getByText('GGAL/DIC26', { exact: true })).toBeVisible();
+});
+
+test('logout from the user dropdown goes to sign-in', async ({ page }) => {
+  await signIn(page, DEMO);
+  await expectHome(page);
+  await page.getByRole('button', { name: DEMO.username }).click();
+  const dropdown = page.getByRole('menu');
+  await expect(dropdown.getByRole('menuitem', { name: 'Perfil' })).toBeVisible();
+  await dropdown.getByRole('menuitem', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/auth\/signin/);
+});
+
+test('profile: names are saved and the password changes, with the server errors shown', async ({ page, request }) => {
+  test.slow(); // three password hashes on a shared 2-core machine
+  const account = await newUser(request, 'perfil');
+  await signIn(page, account);
+  await expectHome(page);
+  await page.getByRole('button', { name: account.username }).click();
+  await page.getByRole('menuitem', { name: 'Perfil' }).click();
+  await expect(page).toHaveURL(/\/config\/profile$/);
+
+  await page.getByLabel('Nombre').fill('Lucía');
+  await page.getByLabel('Apellido').fill('Gómez');
+  await page.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByText('Perfil actualizado')).toBeVisible();
+  await page.getByRole('button', { name: account.username }).click();
+  await expect(page.getByRole('menu').getByText('Lucía Gómez')).toBeVisible();
+  await page.keyboard.press('Escape');
+
+  await page.getByLabel('Contraseña actual').fill('equivocada');
+  await page.getByLabel('Nueva contraseña', { exact: true }).fill('otra-clave-22');
+  await page.getByLabel('Repetir la nueva contraseña').fill('otra-clave-22');
+  await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+  await expect(page.getByRole('alert')).toHaveText('La contraseña actual no es correcta');
+
+  await page.getByLabel('Contraseña actual').fill(account.password);
+  await page.getByLabel('Nueva contraseña', { exact: true }).fill('corta');
+  await page.getByLabel('Repetir la nueva contraseña').fill('corta');
+  await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+  await expect(page.getByRole('alert')).toHaveText('La contraseña debe tener al menos 8 caracteres');
+
+  await page.getByLabel('Nueva contraseña', { exact: true }).fill('otra-clave-22');
+  await page.getByLabel('Repetir la nueva contraseña').fill('otra-clave-23');
+  await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Las contraseñas no coinciden');
+
+  await page.getByLabel('Repetir la nueva contraseña').fill('otra-clave-22');
+  await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
+  await expect(page.getByText('Contraseña cambiada')).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+
+  // The new password signs in; the names were kept.
+  await page.getByRole('button', { name: account.username }).click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await signIn(page, { username: account.username, password: 'otra-clave-22' });
+  await expectHome(page);
+  await expect(page.getByText('Hola, Lucía.')).toBeVisible();
+});
+
+test('home: the empty state calls to create the first visor; a visor shows as a card and in the search with its folder', async ({ page, request }) => {
+  const account = await newUser(request, 'inicio');
+  await signIn(page, account);
+  await expectHome(page);
+  await expect(page.getByRole('heading', { name: 'Todavía no tiene visores' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Crear mi primer visor' })).toBeVisible();
+
+  await seedVisorInFolder(request, account, 'Cauciones diarias', 'Renta fija');
+  await page.reload();
+  await expectHome(page);
+  const card = page.getByRole('region', { name: 'Recientes' }).getByRole('link', { name: /Cauciones diarias/ });
+  await expect(card).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Crear mi primer visor' })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await page.getByPlaceholder('Search or hit ESC..').fill('cauciones');
+  await page.keyboard.press('Enter');
+  const visores = page.locator('.card', { has: page.getByRole('heading', { name: 'Visores' }) });
+  await expect(visores.getByRole('link', { name: /Cauciones diarias/ })).toBeVisible();
+  await expect(visores.getByText('Renta fija', { exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Buscar' }).click();
+  await page.getByPlaceholder('Search or hit ESC..').fill('renta');
+  await page.keyboard.press('Enter');
+  const folders = page.locator('.card', { has: page.getByRole('heading', { name: 'Carpetas' }) });
+  await expect(folders.getByText('Renta fija')).toBeVisible();
+});
+
+test('below 992 px the sidebar is an overlay that a link click closes', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  await signIn(page, DEMO);
+  await expectHome(page);
+  const menu = page.getByRole('navigation', { name: 'Menú principal' });
+  await expect(menu).not.toBeInViewport();
+  await page.getByRole('button', { name: 'Mostrar u ocultar el menú' }).click();
+  await expect(menu).toBeInViewport();
+  await menu.getByRole('link', { name: 'Perfil' }).click();
+  await expect(page).toHaveURL(/\/config\/profile$/);
+  await expect(menu).not.toBeInViewport();
+});
