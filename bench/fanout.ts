@@ -40,6 +40,10 @@ interface Result {
   coalesced: number;
   published: number;
   cpuPercent: number;
+  /** Server CPU time per symbol update delivered to a client, µs: the cost of fan-out. */
+  serverMicrosPerUpdate: number;
+  /** Load generator CPU time per frame received, µs. */
+  generatorMicrosPerMessage: number;
   generatorCpuPercent: number;
   malformedFrames: number;
   peakRssMb: number;
@@ -78,13 +82,18 @@ interface SymbolEntry {
 }
 /** One match per symbol update in a frame: the last trade's date (every simulator tick trades). */
 const LAST_TRADE_DATE = /"LA":\{"price":[^,]*,"size":[^,]*,"date":(\d+)\}/g;
+/** Only LA carries a `date` in an update (checked on sampled frames by checkFrame). */
+const DATE_NEEDLE = Buffer.from('"date":');
+const EVENT_PREFIX = Buffer.from('{"event"');
+const isEvent = (raw: Buffer) => raw.length >= EVENT_PREFIX.length && raw.compare(EVENT_PREFIX, 0, EVENT_PREFIX.length, 0, EVENT_PREFIX.length) === 0;
 let malformedFrames = 0;
 /** Parses a frame whole: every key a symbol whose update the pattern above finds once. */
 function checkFrame(text: string): void {
   const frame = JSON.parse(text) as Record<string, SymbolEntry>;
   const keys = Object.keys(frame);
   const found = text.match(LAST_TRADE_DATE)?.length ?? 0;
-  if (keys.length === 0 || found !== keys.length || keys.some((key) => typeof frame[key]?.md?.LA?.date !== 'number')) malformedFrames += 1;
+  const dates = text.split('"date":').length - 1;
+  if (keys.length === 0 || found !== keys.length || dates !== keys.length || keys.some((key) => typeof frame[key]?.md?.LA?.date !== 'number')) malformedFrames += 1;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -135,10 +144,9 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
             const unanswered = new Set(wanted);
             socket.on('open', () => socket.send(JSON.stringify({ action: 'auth', token })));
             socket.on('error', reject);
-            socket.on('message', (raw) => {
-              const text = String(raw);
-              if (awaitingSnapshots > 0 || text.startsWith('{"event"')) {
-                const message = JSON.parse(text) as Record<string, unknown> & { event?: string };
+            socket.on('message', (raw: Buffer) => {
+              if (awaitingSnapshots > 0 || isEvent(raw)) {
+                const message = JSON.parse(String(raw)) as Record<string, unknown> & { event?: string };
                 if (message.event === 'authenticated') {
                   for (const symbol of wanted) socket.send(JSON.stringify({ action: 'subscribe', symbol }));
                   resolve();
@@ -150,14 +158,17 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
               if (!measuring) return;
               const received = Date.now();
               messages += 1;
-              // Every 64th frame is parsed whole, to check that frames are JSON keyed by symbol.
-              if ((messages & 63) === 0) checkFrame(text);
-              // Each update's tick time is its LA.date: read straight from the text, so that the
-              // generator (sharing the machine) spends its time receiving, not building objects.
-              LAST_TRADE_DATE.lastIndex = 0;
-              for (let match = LAST_TRADE_DATE.exec(text); match; match = LAST_TRADE_DATE.exec(text)) {
+              // Every 64th frame is parsed whole, to check that frames are JSON keyed by symbol
+              // and that each update carries exactly one `"date":` (its LA.date).
+              if ((messages & 63) === 0) checkFrame(String(raw));
+              // Each update's tick time is its LA.date, found in the bytes themselves: the
+              // generator shares the machine, so it spends its time receiving, not decoding.
+              for (let at = raw.indexOf(DATE_NEEDLE); at !== -1; at = raw.indexOf(DATE_NEEDLE, at)) {
+                at += DATE_NEEDLE.length;
+                let date = 0;
+                for (let c = raw[at]!; c >= 0x30 && c <= 0x39; c = raw[++at]!) date = date * 10 + (c - 0x30);
                 updates += 1;
-                if (latencyCount < latencies.length) latencies[latencyCount++] = received - Number(match[1]);
+                if (latencyCount < latencies.length) latencies[latencyCount++] = received - date;
               }
             });
           }),
@@ -179,7 +190,8 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
     await new Promise((r) => setTimeout(r, SECONDS * 1000)); // the measurement window itself
     measuring = false;
     const elapsed = (Date.now() - started) / 1000;
-    const cpu = ((cpuSeconds(child.pid!) - cpuBefore) / elapsed) * 100;
+    const serverCpuSeconds = cpuSeconds(child.pid!) - cpuBefore;
+    const cpu = (serverCpuSeconds / elapsed) * 100;
     const generatorUsage = process.cpuUsage(generatorBefore);
     const generatorCpu = ((generatorUsage.user + generatorUsage.system) / 1e6 / elapsed) * 100;
     const after = await stats();
@@ -197,6 +209,8 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
       published: after.published - before.published,
       cpuPercent: cpu,
       generatorCpuPercent: generatorCpu,
+      serverMicrosPerUpdate: (serverCpuSeconds * 1e6) / updates,
+      generatorMicrosPerMessage: (generatorUsage.user + generatorUsage.system) / messages,
       malformedFrames,
       peakRssMb: rss,
     };
@@ -228,10 +242,10 @@ if (!values['skip-redis']) {
   else console.log(`Redis at ${values.redis} is not reachable: the Redis run is skipped`);
 }
 const fixed = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
-console.log('\nrun         msgs/s    updates/s  p50 ms  p99 ms  coalesced  ticks published  server CPU %  peak RSS MB  generator CPU %');
+console.log('\nrun         msgs/s    updates/s  p50 ms  p99 ms  coalesced  ticks published  server CPU %  peak RSS MB  generator CPU %  server µs/update  generator µs/msg');
 for (const r of results) {
   console.log(
-    `${r.label.padEnd(10)} ${fixed(r.messagesPerSecond).padStart(8)} ${fixed(r.updatesPerSecond).padStart(11)} ${fixed(r.p50).padStart(7)} ${fixed(r.p99).padStart(7)} ${String(r.coalesced).padStart(10)} ${String(r.published).padStart(16)} ${fixed(r.cpuPercent).padStart(12)} ${fixed(r.peakRssMb).padStart(12)} ${fixed(r.generatorCpuPercent).padStart(16)}`,
+    `${r.label.padEnd(10)} ${fixed(r.messagesPerSecond).padStart(8)} ${fixed(r.updatesPerSecond).padStart(11)} ${fixed(r.p50).padStart(7)} ${fixed(r.p99).padStart(7)} ${String(r.coalesced).padStart(10)} ${String(r.published).padStart(16)} ${fixed(r.cpuPercent).padStart(12)} ${fixed(r.peakRssMb).padStart(12)} ${fixed(r.generatorCpuPercent).padStart(16)} ${fixed(r.serverMicrosPerUpdate, 2).padStart(17)} ${fixed(r.generatorMicrosPerMessage, 2).padStart(17)}`,
   );
 }
 const broken = results.filter((r) => r.malformedFrames > 0);

@@ -107,6 +107,7 @@ function createFanout(market: MarketService) {
       const entry = watchers.get(symbol);
       if (!entry) continue;
       let json: string | null = null; // serialized once for every socket that gets it
+      let fragment: string | null = null; // `"symbol":{…}`, shared by every socket that wrote the symbol as the exchange does
       for (const subscription of entry.subscriptions) {
         const { client } = subscription;
         if (client.flushEpoch !== epoch) {
@@ -119,7 +120,8 @@ function createFanout(market: MarketService) {
           continue;
         }
         json ??= JSON.stringify(messageOf(subscription.instrument, md));
-        client.parts.push(`${subscription.keyJson}:${json}`);
+        if (subscription.key === symbol) client.parts.push((fragment ??= `${subscription.keyJson}:${json}`));
+        else client.parts.push(`${subscription.keyJson}:${json}`);
       }
     }
     dirty.clear();
