@@ -42,6 +42,8 @@ interface Result {
   cpuPercent: number;
   /** Server CPU time per symbol update delivered to a client, µs: the cost of fan-out. */
   serverMicrosPerUpdate: number;
+  /** Server CPU time per frame (one websocket message) delivered, µs: a frame is one write. */
+  serverMicrosPerMessage: number;
   /** Load generator CPU time per frame received, µs. */
   generatorMicrosPerMessage: number;
   generatorCpuPercent: number;
@@ -210,6 +212,7 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
       cpuPercent: cpu,
       generatorCpuPercent: generatorCpu,
       serverMicrosPerUpdate: (serverCpuSeconds * 1e6) / updates,
+      serverMicrosPerMessage: (serverCpuSeconds * 1e6) / messages,
       generatorMicrosPerMessage: (generatorUsage.user + generatorUsage.system) / messages,
       malformedFrames,
       peakRssMb: rss,
@@ -242,10 +245,10 @@ if (!values['skip-redis']) {
   else console.log(`Redis at ${values.redis} is not reachable: the Redis run is skipped`);
 }
 const fixed = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
-console.log('\nrun         msgs/s    updates/s  p50 ms  p99 ms  coalesced  ticks published  server CPU %  peak RSS MB  generator CPU %  server µs/update  generator µs/msg');
+console.log('\nrun         msgs/s    updates/s  p50 ms  p99 ms  coalesced  ticks published  server CPU %  peak RSS MB  generator CPU %  server µs/update  server µs/msg  generator µs/msg');
 for (const r of results) {
   console.log(
-    `${r.label.padEnd(10)} ${fixed(r.messagesPerSecond).padStart(8)} ${fixed(r.updatesPerSecond).padStart(11)} ${fixed(r.p50).padStart(7)} ${fixed(r.p99).padStart(7)} ${String(r.coalesced).padStart(10)} ${String(r.published).padStart(16)} ${fixed(r.cpuPercent).padStart(12)} ${fixed(r.peakRssMb).padStart(12)} ${fixed(r.generatorCpuPercent).padStart(16)} ${fixed(r.serverMicrosPerUpdate, 2).padStart(17)} ${fixed(r.generatorMicrosPerMessage, 2).padStart(17)}`,
+    `${r.label.padEnd(10)} ${fixed(r.messagesPerSecond).padStart(8)} ${fixed(r.updatesPerSecond).padStart(11)} ${fixed(r.p50).padStart(7)} ${fixed(r.p99).padStart(7)} ${String(r.coalesced).padStart(10)} ${String(r.published).padStart(16)} ${fixed(r.cpuPercent).padStart(12)} ${fixed(r.peakRssMb).padStart(12)} ${fixed(r.generatorCpuPercent).padStart(16)} ${fixed(r.serverMicrosPerUpdate, 2).padStart(17)} ${fixed(r.serverMicrosPerMessage, 2).padStart(14)} ${fixed(r.generatorMicrosPerMessage, 2).padStart(17)}`,
   );
 }
 const broken = results.filter((r) => r.malformedFrames > 0);
