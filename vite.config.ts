@@ -19,6 +19,7 @@ export default defineConfig({
     // `npm run dev`: the Vite dev server forwards API and sockets to the Node server.
     proxy: {
       '/api': `http://127.0.0.1:${serverPort}`,
+      '/emoji': `http://127.0.0.1:${serverPort}`,
       '/ws': { target: `ws://127.0.0.1:${serverPort}`, ws: true },
     },
   },

@@ -16,6 +16,7 @@ import { createWorkspaceService } from './workspace/service.js';
 import { createMarketService } from './market/service.js';
 import { marketRoutes } from './http/market.js';
 import { brokerRoutes } from './http/broker.js';
+import { emojiRoutes } from './http/emoji.js';
 import { createBrokerService } from './broker/service.js';
 import type { AppContext } from './http/context.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
@@ -94,6 +95,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     { prefix: '/api' },
   );
 
+  await app.register(emojiRoutes);
+
   const indexHtml = path.join(config.staticDir, 'index.html');
   const hasClient = fs.existsSync(indexHtml);
   if (hasClient) {
@@ -114,7 +117,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    const isApi = url === '/api' || url.startsWith('/api/') || url.startsWith('/ws/');
+    const isApi = url === '/api' || url.startsWith('/api/') || url.startsWith('/ws/') || url.startsWith('/emoji/');
     if (!isApi && (request.method === 'GET' || request.method === 'HEAD')) {
       if (!hasClient) {
         return reply.code(503).type('text/plain; charset=utf-8').send('The client is not built: run `npm run build` (npm start does it).');
