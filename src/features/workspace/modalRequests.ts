@@ -1,9 +1,9 @@
 // Opening the workspace modals from anywhere in the backend layout (issue 6): the sidebar's
 // menus, the home page's call to create a first visor, the search page. The modal host is
 // mounted once by WorkspaceNav; this module carries the requests to it.
-// Placeholder body: the modal host subscribes here when it lands.
 export type WorkspaceModalRequest =
-  | { kind: 'folder' | 'visor'; mode: 'create'; /** null: the root of the tree. */ parentId: string | null }
+  | { kind: 'folder'; mode: 'create'; /** null: the root of the tree. */ parentId: string | null }
+  | { kind: 'visor'; mode: 'create'; /** null: the root of the tree. */ parentId: string | null }
   | { kind: 'folder'; mode: 'edit'; folderId: string }
   | { kind: 'visor'; mode: 'edit'; visorId: string };
 

@@ -1,0 +1,33 @@
+// The delete confirmation of spec section 8: '¿Estas seguro?', '¡No podrás revertir esto!', a
+// warning icon, and the buttons 'Si, borrar' / 'No, cancelar' in reversed order (cancel
+// first). Only the confirm button goes on.
+import { useId } from 'react';
+import { Dialog } from './Dialog';
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+export function ConfirmDialog({ open, onConfirm, onCancel }: ConfirmDialogProps) {
+  const textId = useId();
+  return (
+    <Dialog open={open} onClose={onCancel} title="¿Estas seguro?" className="dialog--confirm" alert describedBy={textId}>
+      <div className="confirm__icon" aria-hidden="true">
+        !
+      </div>
+      <p id={textId} className="confirm__text">
+        ¡No podrás revertir esto!
+      </p>
+      <div className="dialog__actions dialog__actions--center">
+        <button type="button" className="button button--secondary" onClick={onCancel} autoFocus>
+          No, cancelar
+        </button>
+        <button type="button" className="button button--danger" onClick={onConfirm}>
+          Si, borrar
+        </button>
+      </div>
+    </Dialog>
+  );
+}
