@@ -70,6 +70,23 @@ describe('workspace sync', () => {
     expect(await database.visores.get([USER, 'v1'])).toEqual({ ...visor('v1', 'Uno'), userId: USER });
   });
 
+  it("a folder's favourite reaches the cached rows of the visores inside it, as on the server", async () => {
+    const leaf = { visor_id: 'v1', name: 'Uno', emoji: '', color: 'red', fav: false, to: 'visor/v1/edit' };
+    const folder = { folder_id: 'F', name: 'Agro', emoji: '', sub: [leaf] };
+    const { sync, database } = setup({
+      [`GET /visores/${USER}/folders`]: () => ({ status: 200, body: { status: 'success', data: [folder], version: 1 } }),
+      [`GET /visores/${USER}`]: () => ({ status: 200, body: { status: 'success', data: [visor('v1', 'Uno'), visor('v2', 'Dos')] } }),
+      [`GET /visores/${USER}/getFavs`]: () => favs,
+      [`PUT /visores/${USER}/folders`]: () => ({ status: 200, body: { status: 'success', version: 2, deleted: [] } }),
+    });
+    await sync.refresh();
+    expect(await sync.changeTree({ kind: 'setFolderFavourite', folderId: 'F', fav: true })).toEqual({ ok: true, value: { version: 2 } });
+    expect((await database.visores.get([USER, 'v1']))?.fav).toBe(true);
+    expect((await database.visores.get([USER, 'v2']))?.fav).toBe(false);
+    await sync.changeTree({ kind: 'setFolderFavourite', folderId: 'F', fav: false });
+    expect((await database.visores.get([USER, 'v1']))?.fav).toBe(false);
+  });
+
   it('only logs a failed load, and answers it as a plain error', async () => {
     const { sync, log, database } = setup({
       [`GET /visores/${USER}/folders`]: () => Promise.reject(new TypeError('Failed to fetch')),

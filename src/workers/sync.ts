@@ -146,6 +146,19 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       stillSignedIn(userId);
       await db.folderTrees.put({ userId, nodes, version: body.version, syncedAt: now() });
       await db.visores.bulkDelete(body.deleted.map((visorId): [string, string] => [userId, visorId]));
+      // The server took each leaf's favourite into its visor row (a folder's favourite applies
+      // to all it holds); the cached rows follow, so every list of favourites agrees.
+      const leafFav = new Map<string, boolean>();
+      mapVisorLeaves(nodes, (leaf) => {
+        leafFav.set(leaf.visor_id, leaf.fav === true);
+        return leaf;
+      });
+      const changed = await db.visores
+        .where('userId')
+        .equals(userId)
+        .filter((visor) => leafFav.has(visor.visor_id) && visor.fav !== leafFav.get(visor.visor_id))
+        .toArray();
+      await db.visores.bulkPut(changed.map((visor) => ({ ...visor, fav: leafFav.get(visor.visor_id) === true })));
       if (favourites) await db.favourites.put({ userId, ...favourites });
     });
     return body.version;
