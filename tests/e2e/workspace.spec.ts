@@ -28,7 +28,7 @@ test('creates a folder and a visor at the root and inside the folder, with emoji
   await create(page, 'Visor', 'Curva DLR', { inFolder: 'Futuros' });
   await expect(row(tree, 'Curva DLR')).toBeHidden(); // the folder is still closed
   await expandFolder(tree, 'Futuros');
-  await expect(tree.locator('[data-folder-id] [role="group"]').getByText('Curva DLR')).toBeVisible();
+  await expect(tree.locator('[data-visor-id][data-depth="1"]').getByText('Curva DLR')).toBeVisible();
 
   // It is all on the server: a reload shows the same tree.
   await page.reload();

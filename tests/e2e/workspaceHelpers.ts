@@ -52,7 +52,32 @@ export async function create(page: Page, kind: 'Carpeta' | 'Visor', title: strin
 }
 
 export async function expandFolder(scope: Locator, name: string): Promise<void> {
-  const button = row(scope, name).first().getByRole('button', { name, exact: false }).first();
+  const button = row(scope, name).first().locator('.tree__folder');
   if ((await button.getAttribute('aria-expanded')) !== 'true') await button.click();
   await expect(button).toHaveAttribute('aria-expanded', 'true');
+}
+
+/** Drags a row of the general tree by its handle onto another row, `dx` pixels sideways (into or out of folders). */
+export async function dragRow(page: Page, name: string, ontoName: string, dx = 0, below = false): Promise<void> {
+  const tree = workspaceTree(page);
+  const handle = row(tree, name).first().getByRole('button', { name: `Mover ${name}` });
+  const target = row(tree, ontoName).first();
+  await row(tree, name).first().hover();
+  const from = (await handle.boundingBox())!;
+  const to = (await target.boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  // Past the 5 px activation distance, then in steps so the sensors follow.
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + 8, { steps: 4 });
+  const y = below ? to.y + to.height * 0.8 : to.y + to.height / 2;
+  await page.mouse.move(from.x + from.width / 2 + dx, y, { steps: 12 });
+  await page.mouse.move(from.x + from.width / 2 + dx, y + 1, { steps: 2 });
+  await page.mouse.up();
+}
+
+/** The names of the general tree's visible rows, in order, each with its depth. */
+export async function treeOrder(page: Page): Promise<string[]> {
+  return workspaceTree(page)
+    .locator(':scope > li')
+    .evaluateAll((items) => items.map((item) => `${item.getAttribute('data-depth')}:${item.querySelector('.tree__name')?.textContent ?? ''}`));
 }
