@@ -1,0 +1,135 @@
+// npm run screenshots: builds the app, starts its own server on a free port with a temporary
+// DATA_DIR, and writes PNGs of the main screens in light and dark mode to docs/screenshots/.
+import { spawn, execSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const OUT = path.resolve('docs/screenshots');
+const DEMO = { username: 'demo', password: 'demo1234' };
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForServer(url, child) {
+  for (let attempt = 0; attempt < 240; attempt++) {
+    if (child.exitCode != null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error('server did not start');
+}
+
+async function api(base, method, url, body, token) {
+  const response = await fetch(`${base}/api${url}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** A few visores in folders so home and search have something to show. */
+async function seed(base) {
+  const { token, user } = await api(base, 'POST', '/login', DEMO);
+  const make = async (title, emoji, color) => (await api(base, 'POST', `/visores/${user._id}/new`, { title, emoji, color }, token)).data.id_visor;
+  const node = (id, name, emoji, color) => ({ visor_id: id, name, emoji, color, to: `visor/${id}/edit` });
+  const bonos = await make('Curva de bonos', '💵', '#22c55e');
+  const cauciones = await make('Cauciones', '🏦', '#0ea5e9');
+  const acciones = await make('Acciones líderes', '📈', '#f97316');
+  await api(base, 'PUT', `/visores/${user._id}/${acciones}/fav`, undefined, token).catch(() => {});
+  await api(base, 'PUT', `/visores/${user._id}/folders`, [
+    { folder_id: 'Renta', name: 'Renta fija', emoji: '📁', sub: [node(bonos, 'Curva de bonos', '💵', '#22c55e'), node(cauciones, 'Cauciones', '🏦', '#0ea5e9')] },
+    node(acciones, 'Acciones líderes', '📈', '#f97316'),
+  ], token);
+}
+
+async function main() {
+  execSync('npx vite build', { stdio: 'inherit' });
+  mkdirSync(OUT, { recursive: true });
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-shots-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn('npx', ['tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: 'dist', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    await waitForServer(base, server);
+    await seed(base);
+    for (const mode of ['light', 'dark']) {
+      const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 }, colorScheme: mode });
+      await context.addInitScript((darkMode) => localStorage.setItem('darkMode', darkMode), mode);
+      const page = await context.newPage();
+      const shot = async (name) => {
+        await page.waitForLoadState('networkidle');
+        await page.screenshot({ path: path.join(OUT, `${name}-${mode}.png`) });
+        console.log(`docs/screenshots/${name}-${mode}.png`);
+      };
+
+      await page.goto('/auth/signin');
+      await page.getByLabel('Usuario').waitFor();
+      await shot('signin');
+      await page.getByLabel('Usuario').fill(DEMO.username);
+      await page.getByLabel('Contraseña').fill(DEMO.password);
+      await page.getByRole('button', { name: 'Ingresar' }).click();
+      await page.getByRole('heading', { name: 'Inicio', level: 1 }).waitFor();
+      await page.getByRole('link', { name: /Curva de bonos/ }).first().waitFor();
+      await shot('home');
+
+      await page.getByRole('button', { name: 'Buscar' }).click();
+      await page.getByPlaceholder('Search or hit ESC..').fill('bonos');
+      await shot('search-overlay');
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Búsqueda', level: 1 }).waitFor();
+      await page.getByText('Renta fija', { exact: true }).first().waitFor();
+      await shot('search-results');
+
+      await page.goto('/config/profile');
+      await page.getByRole('heading', { name: 'Perfil', level: 1 }).waitFor();
+      await shot('profile');
+
+      await page.getByRole('button', { name: 'Apariencia' }).click();
+      await page.getByRole('dialog', { name: 'Apariencia' }).waitFor();
+      await shot('settings');
+      await page.keyboard.press('Escape');
+
+      await page.goto('/no-existe');
+      await page.getByText('404').waitFor();
+      await shot('not-found');
+
+      await page.setViewportSize({ width: 390, height: 800 });
+      await page.goto('/');
+      await page.getByRole('heading', { name: 'Inicio', level: 1 }).waitFor();
+      await page.getByRole('button', { name: 'Mostrar u ocultar el menú' }).click();
+      await page.waitForTimeout(400); // the slide-in transition, for the picture only
+      await shot('mobile-sidebar');
+      await context.close();
+    }
+  } finally {
+    await browser.close();
+    server.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
