@@ -78,7 +78,16 @@ async function main() {
       await context.addInitScript((darkMode) => localStorage.setItem('darkMode', darkMode), mode);
       const page = await context.newPage();
       const shot = async (name) => {
-        await page.waitForLoadState('networkidle');
+        // Fonts and images in place ('networkidle' never comes: the app keeps its sockets open).
+        await page.evaluate(async () => {
+          await document.fonts.ready;
+          const images = [...document.images].filter((image) => !image.complete && image.loading !== 'lazy');
+          const loaded = Promise.all(images.map((image) => new Promise((resolve) => {
+            image.addEventListener('load', resolve, { once: true });
+            image.addEventListener('error', resolve, { once: true });
+          })));
+          await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, 2000))]);
+        });
         await page.screenshot({ path: path.join(OUT, `${name}-${mode}.png`) });
         console.log(`docs/screenshots/${name}-${mode}.png`);
       };
@@ -100,6 +109,21 @@ async function main() {
       await page.getByRole('heading', { name: 'Búsqueda', level: 1 }).waitFor();
       await page.getByText('Renta fija', { exact: true }).first().waitFor();
       await shot('search-results');
+
+      // The workspace: a folder open in the sidebar, the Visor modal with its emoji picker,
+      // then its colour picker.
+      await page.getByRole('list', { name: 'Espacio de trabajo' }).locator('.tree__folder').first().click();
+      await page.getByRole('button', { name: 'Crear en Espacio de trabajo' }).click();
+      await page.getByRole('menuitem', { name: 'Visor' }).click();
+      const modal = page.getByRole('dialog', { name: 'Visor' });
+      await modal.getByPlaceholder('Título del visor').fill('Dólar futuro');
+      await modal.getByRole('button', { name: 'Emoji', exact: true }).click();
+      await page.getByRole('dialog', { name: 'Selector de emoji' }).getByRole('gridcell').first().waitFor();
+      await shot('visor-modal-emoji');
+      await page.getByPlaceholder('Search emoji').press('Escape');
+      await modal.getByRole('button', { name: 'Elegir color' }).click();
+      await shot('visor-modal-color');
+      await modal.getByRole('button', { name: 'Cerrar' }).click();
 
       await page.goto('/config/profile');
       await page.getByRole('heading', { name: 'Perfil', level: 1 }).waitFor();
