@@ -17,6 +17,7 @@ import { createMarketService } from './market/service.js';
 import { marketRoutes } from './http/market.js';
 import { brokerRoutes } from './http/broker.js';
 import { emojiRoutes } from './http/emoji.js';
+import { healthRoutes } from './http/health.js';
 import { createBrokerService } from './broker/service.js';
 import type { AppContext } from './http/context.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   await app.register(
     async (api) => {
+      await api.register(healthRoutes());
       await api.register(publicAuthRoutes(ctx));
       await api.register(async (signedIn) => {
         signedIn.addHook('onRequest', requireBearer(ctx));

@@ -5,7 +5,7 @@ import { createMarketService, type FetchLike } from './market';
 import { createFakeServer, createTestLog } from './testing/fakeSocket';
 import type { LockRequester } from './tabs';
 
-function setup() {
+function setup(health: { status: number } = { status: 204 }) {
   const server = createFakeServer();
   const granted = new Map<string, () => unknown>();
   const locks: LockRequester = {
@@ -21,6 +21,7 @@ function setup() {
         ? new Response(JSON.stringify({ status: 'success', expiration: '20270129' }), { status: 200 })
         : new Response(JSON.stringify({ status: 'error', message: `${contract_name} no tiene vencimiento` }), { status: 404 });
     }
+    if (url === '/api/health') return new Response(null, { status: health.status });
     return new Response(null, { status: 404 });
   };
   const market = createMarketService({
@@ -162,13 +163,19 @@ describe('market service', () => {
     await expect(market.waitForExpiration('DLR/DIC26')).resolves.toEqual(new Date(Date.UTC(2026, 11, 31)));
   });
 
-  it('checks connectivity with a HEAD request to its own server before reconnecting', async () => {
-    const { server, market, fetched } = setup();
+  it('checks connectivity with a HEAD of its own server\'s health route before reconnecting, and waits while it is not up', async () => {
+    const health = { status: 503 };
+    const { server, market, fetched } = setup(health);
     market.setToken('tok');
     server.current.accept();
     server.current.drop(1006);
     await vi.advanceTimersByTimeAsync(500);
-    expect(fetched).toEqual(['HEAD /api']);
+    expect(fetched).toEqual(['HEAD /api/health']);
+    // A proxy answers for a server still restarting: no socket is opened yet.
+    expect(server.sockets).toHaveLength(1);
+    health.status = 204;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(fetched).toEqual(['HEAD /api/health', 'HEAD /api/health']);
     expect(server.sockets).toHaveLength(2);
   });
 });

@@ -1,6 +1,7 @@
 // The market side of the data worker: one socket for every tab, subscriptions counted per
 // tab, ticks fanned out per tab, last quotes cached in Dexie, and the waiting helpers.
 import { yyyymmdd } from '../lib/calendar';
+import { createConnectivityCheck } from './connectivity';
 import type { Quote } from '../lib/quote';
 import type { MarketStatus, SubscribeResult, TabPort, TabRegistration, TabReply, WorkerError } from './api';
 import { createMarketSocket, type Logger } from './marketSocket';
@@ -14,12 +15,12 @@ import * as waiting from './waiting';
 /** The part of fetch the market side uses (browser fetch fits). */
 export type FetchLike = (
   url: string,
-  init: { method: string; headers?: Record<string, string>; body?: string; cache?: 'no-store' },
+  init: { method: string; headers?: Record<string, string>; body?: string; cache?: 'no-store'; signal?: AbortSignal },
 ) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
 
 export interface MarketServiceOptions {
   socketUrl: string;
-  /** Base of the REST API (`/api`): connectivity checks and contract expirations. */
+  /** Base of the REST API (`/api`): connectivity checks (`/health`) and contract expirations. */
   apiBase: string;
   openSocket: OpenSocket;
   fetch: FetchLike;
@@ -67,16 +68,7 @@ export function createMarketService(options: MarketServiceOptions) {
     tabIntervalMs: options.tabBatchIntervalMs ?? TAB_BATCH_INTERVAL_MS,
   });
 
-  // Any HTTP answer from our own server means it can be reached. A public site (the spec's
-  // choice) says nothing about our server and cannot be reached in closed networks or tests.
-  const checkConnectivity = async () => {
-    try {
-      await options.fetch(options.apiBase, { method: 'HEAD', cache: 'no-store' });
-      return true;
-    } catch {
-      return false;
-    }
-  };
+  const checkConnectivity = createConnectivityCheck({ fetch: options.fetch, apiBase: options.apiBase });
 
   const socket = createMarketSocket({
     url: options.socketUrl,

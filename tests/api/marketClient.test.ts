@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { MarketStatus, TabMessage, TabPort } from '../../src/workers/api.js';
+import { createConnectivityCheck } from '../../src/workers/connectivity.js';
 import { createMarketService, type MarketService } from '../../src/workers/market.js';
 import type { OpenSocket } from '../../src/workers/socketTransport.js';
 import { startServer, type TestServer } from './harness.js';
@@ -107,6 +108,17 @@ describe('data worker market service against the server', () => {
       ['open', true],
     ]);
     await pollUntil('the reconnect flag to drop', () => (statusOf('t1')?.reconnected === false ? true : null));
+  });
+
+  it("checks connectivity against the server's own health route, without signing in", async () => {
+    const check = createConnectivityCheck({ fetch: (url, init) => fetch(url, init), apiBase: `${server.baseUrl}/api` });
+    await expect(check()).resolves.toBe(true);
+    const head = await fetch(`${server.baseUrl}/api/health`, { method: 'HEAD' });
+    expect(head.status).toBe(204);
+    expect(head.headers.get('cache-control')).toBe('no-store');
+    // Nothing listens there once the server is gone.
+    const gone = createConnectivityCheck({ fetch: (url, init) => fetch(url, init), apiBase: 'http://127.0.0.1:9/api' });
+    await expect(gone()).resolves.toBe(false);
   });
 
   it('reads expirations from the socket or the server', async () => {
