@@ -20,6 +20,7 @@ describe('data worker API over Comlink', () => {
 
   function connect(routes: Record<string, FakeRoute> = {}) {
     const server = createFakeServer();
+    const db = new VisoresDb(`datalayer-${crypto.randomUUID()}`);
     const rest = fakeFetch('/api', routes);
     const positionsSockets = fakeSocketFactory();
     const api = createDataWorkerApi({
@@ -32,19 +33,19 @@ describe('data worker API over Comlink', () => {
         return { ...response, ok: response.status < 400 };
       },
       locks: null,
-      quoteTable: null,
+      quoteTable: db.quotes,
       log: createTestLog(),
       positionsSocketUrl: 'ws://test/ws/positions',
       positionsBase: '/api',
       WebSocket: positionsSockets.WebSocket,
-      db: new VisoresDb(`datalayer-${crypto.randomUUID()}`),
+      db,
       eventLog: recordingLog(),
     });
     const channel = new MessageChannel();
     channels.push(channel);
     Comlink.expose(api, channel.port1 as unknown as Comlink.Endpoint);
     const remote = Comlink.wrap<DataWorkerApi>(channel.port2 as unknown as Comlink.Endpoint);
-    return { server, remote, rest, positionsSockets };
+    return { server, remote, rest, positionsSockets, db };
   }
 
   /** A tab registered with the worker, and the messages posted on its port. */
@@ -128,5 +129,26 @@ describe('data worker API over Comlink', () => {
     await remote.unregisterTab('w');
     await vi.waitFor(() => expect(socket.sent).toContainEqual({ action: 'unsubscribe', symbol: 'POS:primary:DEMO-X' }));
     await expect(remote.getPositions('DEMO-X')).resolves.toBeNull();
+  });
+
+  it("a logout wipes the user's cached workspace and the last quotes, and stops the market socket first", async () => {
+    const { server, remote, db } = connect();
+    await remote.setSession({ token: 'tok', userId: 'u1' });
+    server.current.accept();
+    await db.folderTrees.put({ userId: 'u1', nodes: [], version: 3, syncedAt: 1 });
+    await db.folderTrees.put({ userId: 'u2', nodes: [], version: 1, syncedAt: 1 });
+    await db.quotes.put({ symbol: 'DLR/DIC26', md: { OP: 1450 }, receivedAt: 1 });
+
+    // The same user with a new token keeps everything.
+    await remote.setSession({ token: 'tok2', userId: 'u1' });
+    expect(await db.quotes.count()).toBe(1);
+    expect(await db.folderTrees.get('u1')).toBeDefined();
+
+    await remote.setSession(null);
+    expect(await db.quotes.count()).toBe(0);
+    expect(await db.folderTrees.get('u1')).toBeUndefined();
+    // Another user's records are not this logout's to delete.
+    expect(await db.folderTrees.get('u2')).toBeDefined();
+    await expect(remote.getMarketStatus()).resolves.toMatchObject({ state: 'idle' });
   });
 });

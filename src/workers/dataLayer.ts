@@ -92,7 +92,12 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
       if (previous) {
         for (const tabId of [...holds.keys()]) releaseAll(tabId);
         positions.disconnect();
-        if (previous.userId !== next?.userId) await sync.wipe(previous.userId);
+        if (previous.userId !== next?.userId) {
+          // Logout (or another user): the socket stops before the wipe, so no tick of the
+          // old session is cached after it; the last quotes seen are the old user's data too.
+          market.setToken(null);
+          await Promise.all([sync.wipe(previous.userId), market.clearQuoteCache()]);
+        }
       }
       session = next;
       market.setToken(next?.token ?? null);

@@ -30,7 +30,7 @@ function setup(health: { status: number } = { status: 204 }) {
     openSocket: server.openSocket,
     fetch: fetchStub,
     locks,
-    quoteTable: { bulkPut: async (records) => void written.push([...records]) },
+    quoteTable: { bulkPut: async (records) => void written.push([...records]), clear: async () => void written.splice(0) },
     log: createTestLog(),
   });
   const inbox = new Map<string, TabMessage[]>();

@@ -131,6 +131,8 @@ export function createMarketService(options: MarketServiceOptions) {
     waitForExpiration: (symbol: string, timeoutMs?: number) =>
       waiting.waitForExpiration((s) => socket.quote(s)?.expiration, symbol, { ...(timeoutMs == null ? {} : { timeoutMs }), log }),
     getExpirationDates: (symbols: string[]) => waiting.getExpirationDates(symbols, fetchExpiration, log),
+    /** Empties the quote cache, waiting writes included (logout, or another user signs in). */
+    clearQuoteCache: () => cache?.clear() ?? Promise.resolve(),
     /** Writes what the cache holds (before the worker goes away, and in tests). */
     flushCache: () => cache?.flush() ?? Promise.resolve(),
     dispose() {

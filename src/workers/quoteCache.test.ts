@@ -27,4 +27,22 @@ describe('quote cache', () => {
     expect(bulkPut).toHaveBeenCalledTimes(1);
     cache.dispose();
   });
+
+  it('clear forgets what waits and empties the table, so nothing of before comes back', async () => {
+    const db = new VisoresDb(`quotes-${Math.random()}`);
+    databases.push(db);
+    const cache = createQuoteCache({ table: db.quotes, flushMs: 60_000 });
+    cache.record('DLR/DIC26', { md: { OP: 1 } });
+    await cache.flush();
+    cache.record('BYMA:AL30', { md: { OP: 2 } });
+    await cache.clear();
+    expect(await db.quotes.count()).toBe(0);
+    // What waited before the clear is gone: a flush now has nothing to write.
+    await cache.flush();
+    expect(await db.quotes.count()).toBe(0);
+    cache.record('BYMA:AL30', { md: { OP: 3 } });
+    await cache.flush();
+    expect(await db.quotes.toArray()).toEqual([expect.objectContaining({ symbol: 'BYMA:AL30', md: { OP: 3 } })]);
+    cache.dispose();
+  });
 });

@@ -9,11 +9,14 @@ export const QUOTE_CACHE_FLUSH_MS = 1000;
 
 export interface QuoteTable {
   bulkPut(records: readonly QuoteRecord[]): Promise<unknown>;
+  clear(): Promise<unknown>;
 }
 
 export interface QuoteCache {
   record(symbol: string, quote: Quote): void;
   flush(): Promise<void>;
+  /** Forgets what waits and empties the table (logout: what a user watched is theirs). */
+  clear(): Promise<void>;
   dispose(): void;
 }
 
@@ -50,6 +53,13 @@ export function createQuoteCache(options: { table: QuoteTable; flushMs?: number;
       timer ??= setTimeout(() => void flush(), flushMs);
     },
     flush,
+    async clear() {
+      if (timer != null) clearTimeout(timer);
+      timer = null;
+      pending = new Map();
+      // A flush already under way wrote in an earlier transaction: this one runs after it.
+      await options.table.clear();
+    },
     dispose() {
       if (timer != null) clearTimeout(timer);
       timer = null;
