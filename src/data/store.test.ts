@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCachedQuotes, applyTabMessage, dataStore, marketStatusAtom, quoteAtom } from './store';
+import { applyCachedQuotes, applyTabMessage, dataStore, marketStatusAtom, markNotLive, quoteAtom } from './store';
 
 describe('tick store', () => {
   it('writes each symbol of a batch into its own atom, notifying only its listeners', () => {
@@ -17,6 +17,15 @@ describe('tick store', () => {
     applyTabMessage({ type: 'ticks', quotes: { 'DLR/DIC26': { md: { OP: 1450 } } } });
     applyCachedQuotes([{ symbol: 'DLR/DIC26', md: { OP: 1400 }, receivedAt: 1 }]);
     expect(dataStore.get(quoteAtom('DLR/DIC26'))).toEqual({ quote: { md: { OP: 1450 } }, live: true });
+  });
+
+  it('marks a let-go symbol not live, keeping its last quote to show as stale until new data', () => {
+    applyTabMessage({ type: 'ticks', quotes: { 'BYMA:AL30': { md: { OP: 60 } } } });
+    markNotLive(['BYMA:AL30', 'NEVER:SEEN']);
+    expect(dataStore.get(quoteAtom('BYMA:AL30'))).toEqual({ quote: { md: { OP: 60 } }, live: false });
+    expect(dataStore.get(quoteAtom('NEVER:SEEN'))).toBeNull();
+    applyTabMessage({ type: 'ticks', quotes: { 'BYMA:AL30': { md: { OP: 61 } } } });
+    expect(dataStore.get(quoteAtom('BYMA:AL30'))).toEqual({ quote: { md: { OP: 61 } }, live: true });
   });
 
   it('keeps the market status', () => {

@@ -48,6 +48,17 @@ export function applyTicks(quotes: Record<string, Quote>): void {
   for (const [symbol, quote] of Object.entries(quotes)) dataStore.set(quoteAtom(symbol), { quote, live: true });
 }
 
+/**
+ * The tab let go of these symbols: nothing updates their atoms any more, so what they hold
+ * is no longer live. Shown again later, it is marked stale until the worker sends data.
+ */
+export function markNotLive(symbols: readonly string[]): void {
+  for (const symbol of symbols) {
+    const state = dataStore.get(quoteAtom(symbol));
+    if (state?.live) dataStore.set(quoteAtom(symbol), { quote: state.quote, live: false });
+  }
+}
+
 /** Shows cached quotes where nothing live has arrived yet. */
 export function applyCachedQuotes(records: readonly (QuoteRecord | undefined)[]): void {
   for (const record of records) {

@@ -9,7 +9,7 @@ import { db } from './db';
 import { getSessionIdentity, onTokenChange } from './session';
 import { settings } from './settings';
 import { createPaintPacer } from './paintPacer';
-import { applyCachedQuotes, applyTabMessage, applyTicks } from './store';
+import { applyCachedQuotes, applyTabMessage, applyTicks, markNotLive } from './store';
 import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
 
 export type DataWorker = Comlink.Remote<DataWorkerApi>;
@@ -56,6 +56,7 @@ async function sendDiff({ subscribe, unsubscribe }: SubscriptionDiff): Promise<v
   const { api, tabId, registered } = startDataWorker();
   // Cached quotes show at once, marked stale, while the worker subscribes.
   if (subscribe.length > 0) void db.quotes.bulkGet(subscribe).then(applyCachedQuotes, () => {});
+  if (unsubscribe.length > 0) markNotLive(unsubscribe);
   try {
     await registered;
     // Both calls leave now, in order: a later diff's calls must not overtake these.
