@@ -127,7 +127,7 @@ export function createMarketService(options: MarketServiceOptions) {
     portOf: (tabId: string): TabPort | undefined => tabs.get(tabId),
     ports: (): Iterable<TabPort> => tabs.values(),
     getQuote: (symbol: string): Quote | null => socket.quote(symbol) ?? null,
-    waitForSymbols: (symbols: string[], timeoutMs?: number) => waiting.waitForSymbols((symbol) => socket.quote(symbol) != null, symbols, timeoutMs),
+    waitForSymbols: (symbols: string[], timeoutMs?: number) => waiting.waitForSymbols((symbol) => socket.quote(symbol) != null, symbols, timeoutMs ?? waiting.SYMBOL_WAIT_MS, waiting.SYMBOL_POLL_MS, log),
     waitForExpiration: (symbol: string, timeoutMs?: number) =>
       waiting.waitForExpiration((s) => socket.quote(s)?.expiration, symbol, { ...(timeoutMs == null ? {} : { timeoutMs }), log }),
     getExpirationDates: (symbols: string[]) => waiting.getExpirationDates(symbols, fetchExpiration, log),

@@ -109,7 +109,7 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
   const handleEvent = (message: InboundMessage) => {
     const requestId = typeof message.requestId === 'string' ? message.requestId : undefined;
     if (message.event === 'error') {
-      log.warn('Market socket error:', message.message);
+      log.warn(`Market socket error: ${String(message.message)}`);
       const symbols = Array.isArray(message.symbols) ? message.symbols.map(String) : typeof message.symbol === 'string' ? [message.symbol] : null;
       if (requestId != null) requests.failed(requestId, symbols);
     }
@@ -217,7 +217,7 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
         const body = message as InboundMessage;
         if (ready) inbound.push(body);
         else if (body.event === 'authenticated') authenticated(body.user as SocketUser);
-        else if (body.event === 'error') log.warn('Market socket error:', body.message);
+        else if (body.event === 'error') log.warn(`Market socket error: ${String(body.message)}`);
       },
       close: (code, reason) => {
         if (socket === current) connectionLost(code, reason);

@@ -22,8 +22,9 @@ describe('waiting helpers', () => {
     expect(polls).toBeGreaterThan(before);
   });
 
-  it("rejects after 5000 ms with 'Timeout: Symbols not ready within 5000ms'", async () => {
-    const wait = waitForSymbols(() => false, ['A']);
+  it("rejects after 5000 ms with 'Timeout: Symbols not ready within 5000ms', and logs it", async () => {
+    const log = createTestLog();
+    const wait = waitForSymbols(() => false, ['A'], undefined, undefined, log);
     const outcome = wait.then(
       () => 'resolved',
       (error: Error) => error.message,
@@ -33,8 +34,10 @@ describe('waiting helpers', () => {
     void outcome.then(() => (settled = true));
     await Promise.resolve();
     expect(settled).toBe(false);
+    expect(log.lines).toEqual([]);
     await vi.advanceTimersByTimeAsync(100);
     expect(await outcome).toBe('Timeout: Symbols not ready within 5000ms');
+    expect(log.lines).toEqual(['Timeout: Symbols not ready within 5000ms']);
   });
 
   it('takes another timeout into the message', async () => {

@@ -33,9 +33,18 @@ function poll(ready: () => boolean, timeoutMs: number, pollMs: number): Promise<
   });
 }
 
-/** Resolves when every symbol has data; rejects after `timeoutMs`. */
-export async function waitForSymbols(hasData: (symbol: string) => boolean, symbols: readonly string[], timeoutMs = SYMBOL_WAIT_MS, pollMs = SYMBOL_POLL_MS): Promise<void> {
-  if (!(await poll(() => symbols.every(hasData), timeoutMs, pollMs))) throw new WaitTimeoutError(symbolTimeoutMessage(timeoutMs));
+/** Resolves when every symbol has data; after `timeoutMs` logs the spec's text (section 8) and rejects with it. */
+export async function waitForSymbols(
+  hasData: (symbol: string) => boolean,
+  symbols: readonly string[],
+  timeoutMs = SYMBOL_WAIT_MS,
+  pollMs = SYMBOL_POLL_MS,
+  log: Pick<Console, 'warn'> = console,
+): Promise<void> {
+  if (await poll(() => symbols.every(hasData), timeoutMs, pollMs)) return;
+  const message = symbolTimeoutMessage(timeoutMs);
+  log.warn(message);
+  throw new WaitTimeoutError(message);
 }
 
 /** The expiration once known; after `timeoutMs`, nothing and a warning. */
