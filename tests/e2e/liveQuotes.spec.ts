@@ -1,6 +1,8 @@
 // Live prices through the data worker (issue 5): the tabs of one browser share ONE market
 // socket (one SharedWorker), a symbol stays subscribed while any tab shows it, and every tab
-// resumes live prices by itself after the server dies and comes back.
+// resumes live prices by itself after the server dies and comes back. A symbol shown again
+// while the server is down shows its cached price, marked stale, until live data arrives.
+// Without SharedWorker each tab runs the same data worker as a dedicated Worker.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ADMIN, DEMO } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
@@ -41,8 +43,14 @@ async function demoSockets(): Promise<SocketRow[]> {
   return data.filter((row) => row.user.username === DEMO.username);
 }
 
-async function signedInContext(browser: Browser): Promise<BrowserContext> {
+async function signedInContext(browser: Browser, options: { withoutSharedWorker?: boolean } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL: server.url });
+  if (options.withoutSharedWorker) {
+    // As in browsers without SharedWorker (older Chrome for Android, some WebViews).
+    await context.addInitScript(() => {
+      delete (window as { SharedWorker?: unknown }).SharedWorker;
+    });
+  }
   const page = await context.newPage();
   await page.goto('/auth/signin');
   await page.getByLabel('Usuario').fill(DEMO.username);
@@ -120,5 +128,71 @@ test('after the server is killed and restarted every tab resumes live prices wit
   }
   // Still one socket, subscribed again to exactly what the tabs show.
   await expect.poll(async () => (await demoSockets()).map((socket) => socket.symbols)).toEqual([[DOLLAR, SHARE].sort()]);
+  await context.close();
+});
+
+/** The last quote of a symbol in the browser's local database, as the data worker cached it. */
+function cachedQuote(page: Page, symbol: string): Promise<unknown> {
+  return page.evaluate(
+    (key) =>
+      new Promise((resolve, reject) => {
+        const open = indexedDB.open('visores');
+        open.onerror = () => reject(open.error);
+        open.onsuccess = () => {
+          const database = open.result;
+          const done = (value: unknown) => {
+            database.close();
+            resolve(value);
+          };
+          if (!database.objectStoreNames.contains('quotes')) return done(null);
+          const read = database.transaction('quotes').objectStore('quotes').get(key);
+          read.onsuccess = () => done(read.result ?? null);
+          read.onerror = () => done(null);
+        };
+      }),
+    symbol,
+  );
+}
+
+test('a symbol shown again while the server is down shows its cached price marked stale, then live prices once it is back', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await signedInContext(browser);
+  const first = await openBoard(context, [SHARE]);
+  const second = await openBoard(context, [DOLLAR]);
+  await expectLivePrices(first, SHARE);
+  await expect.poll(() => cachedQuote(second, SHARE), { timeout: 15_000 }).toMatchObject({ symbol: SHARE });
+  await first.close();
+  // Nobody shows the share now: the worker let it go and keeps nothing of it in memory.
+  await expect.poll(async () => (await demoSockets()).map((socket) => socket.symbols)).toEqual([[DOLLAR]]);
+
+  await server.kill();
+  await expect(second.getByRole('table', { name: 'Cotizaciones' })).toHaveAttribute('data-live', 'false');
+  await second.getByLabel('Agregar símbolo').fill(SHARE);
+  await second.getByLabel('Agregar símbolo').press('Enter');
+  const cached = row(second, SHARE);
+  await expect(cached.getByRole('rowheader')).toHaveText(SHARE);
+  await expect(cached.getByRole('cell').nth(2)).toHaveText(/^\d[\d.]*,\d\d$/);
+  await expect(cached).toHaveAttribute('data-stale', 'true');
+
+  await server.restart();
+  await expectLivePrices(second, SHARE);
+  await expectLivePrices(second, DOLLAR);
+  await context.close();
+});
+
+test('without SharedWorker each tab runs the data worker as a dedicated Worker: live prices, a socket per tab, gone with its tab', async ({ browser }) => {
+  test.setTimeout(90_000);
+  await expect.poll(async () => (await demoSockets()).length).toBe(0);
+  const context = await signedInContext(browser, { withoutSharedWorker: true });
+  const first = await openBoard(context, [DOLLAR]);
+  const second = await openBoard(context, [SHARE]);
+  expect(await first.evaluate(() => typeof (window as { SharedWorker?: unknown }).SharedWorker)).toBe('undefined');
+  await expectLivePrices(first, DOLLAR);
+  await expectLivePrices(second, SHARE);
+  await expect.poll(async () => (await demoSockets()).map((socket) => socket.symbols).sort()).toEqual([[DOLLAR], [SHARE]]);
+
+  await second.close();
+  await expect.poll(async () => (await demoSockets()).map((socket) => socket.symbols)).toEqual([[DOLLAR]]);
+  await expectLivePrices(first, DOLLAR);
   await context.close();
 });
