@@ -162,10 +162,12 @@ describe('market socket', () => {
     expect(log.lines).toContain(LOG_NOT_CONNECTED);
   });
 
-  it('stops on a refused token (4401) until a new one is given', async () => {
-    const { server, socket, statuses } = setup();
+  it('logs a refused token (4401) with its code and stops until a new one is given', async () => {
+    const { server, log, socket, statuses } = setup();
     socket.start('bad');
     server.current.drop(4401, 'Token inválido');
+    // Codes other than 1006 are logged as they come.
+    expect(log.lines).toContain('Market WebSocket closed: 4401 Token inválido');
     await vi.advanceTimersByTimeAsync(30_000);
     expect(server.sockets).toHaveLength(1);
     expect(statuses.at(-1)!.state).toBe('unauthorized');
