@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { ADMIN, DEMO, expectHome, signIn } from './helpers';
 import { htmlData, newUser, seedVisorInFolder } from './shellHelpers';
@@ -236,4 +237,34 @@ test('toasts: top right, 20 px from the edges, above the page, dismissible', asy
   }).toEqual([20, 20]);
   await toast.getByRole('button', { name: /close/i }).click();
   await expect(toast).toHaveCount(0);
+});
+
+test('footer and layout options: version and copyright, mini sidebar, sidebar on the right, RTL, boxed content', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, DEMO);
+  await expectHome(page);
+  const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+  await expect(page.locator('footer')).toContainText(`Visores ${version}`);
+  await expect(page.locator('footer')).toContainText(`© ${new Date().getFullYear()} Visores`);
+
+  const menu = page.getByRole('navigation', { name: 'Menú principal' });
+  const width = async () => (await menu.boundingBox())!.width;
+  const wide = await width();
+  await page.getByRole('button', { name: 'Barra lateral mini' }).click();
+  await page.mouse.move(800, 400); // away from the sidebar, which widens on hover
+  await expect.poll(width).toBe(64);
+  await page.getByRole('button', { name: 'Barra lateral mini' }).click();
+  await expect.poll(width).toBe(wide);
+
+  await page.getByRole('button', { name: 'Apariencia' }).click();
+  const panel = page.getByRole('dialog', { name: 'Apariencia' });
+  await panel.getByLabel('Barra lateral a la derecha').check();
+  await expect.poll(async () => Math.round((await menu.boundingBox())!.x + wide)).toBe(1280);
+  await panel.getByLabel('Barra lateral a la derecha').uncheck();
+  await panel.getByLabel('De derecha a izquierda (RTL)').check();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await panel.getByLabel('De derecha a izquierda (RTL)').uncheck();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  await panel.getByRole('radiogroup', { name: 'Ancho del contenido' }).getByText('En Caja').click();
+  await expect(page.locator('.backend-content__inner')).toHaveCSS('max-width', '1200px');
 });

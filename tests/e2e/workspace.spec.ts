@@ -203,3 +203,22 @@ test('the modals are accessible: labelled by their title, focus kept inside, Esc
   await expect(dialog).toBeHidden();
   await expect(workspaceTree(page).locator('.tree__row')).toHaveCount(0);
 });
+
+test('a spinner shows on a disabled Guardar while the folder is being saved', async ({ page }) => {
+  const dialog = await openCreate(page, 'Carpeta');
+  await dialog.getByPlaceholder('Título de la carpeta').fill('Con espera');
+  // The save goes through the shared data worker, out of reach of page.route: record instead
+  // every state the button goes through until the modal closes.
+  await dialog.evaluate((element) => {
+    const seen: string[] = [];
+    (window as unknown as { savingStates: string[] }).savingStates = seen;
+    const button = [...element.querySelectorAll('button')].find((candidate) => candidate.textContent?.includes('Guardar'))!;
+    new MutationObserver(() => {
+      if (button.querySelector('.spinner[role="status"][aria-label="Guardando"]')) seen.push(button.disabled ? 'spinner, disabled' : 'spinner');
+    }).observe(button, { childList: true, subtree: true, attributes: true });
+  });
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row(workspaceTree(page), 'Con espera')).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { savingStates: string[] }).savingStates)).toContain('spinner, disabled');
+});
