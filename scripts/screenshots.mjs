@@ -37,7 +37,7 @@ async function waitForServer(url, child) {
 async function api(base, method, url, body, token) {
   const response = await fetch(`${base}/api${url}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!response.ok) throw new Error(`${method} ${url}: ${response.status} ${await response.text()}`);
@@ -52,11 +52,41 @@ async function seed(base) {
   const bonos = await make('Curva de bonos', '💵', '#22c55e');
   const cauciones = await make('Cauciones', '🏦', '#0ea5e9');
   const acciones = await make('Acciones líderes', '📈', '#f97316');
-  await api(base, 'PUT', `/visores/${user._id}/${acciones}/fav`, undefined, token).catch(() => {});
   await api(base, 'PUT', `/visores/${user._id}/folders`, [
     { folder_id: 'Renta', name: 'Renta fija', emoji: '📁', sub: [node(bonos, 'Curva de bonos', '💵', '#22c55e'), node(cauciones, 'Cauciones', '🏦', '#0ea5e9')] },
     node(acciones, 'Acciones líderes', '📈', '#f97316'),
   ], token);
+  // After the tree is saved, so the sidebar shows Favoritos.
+  await api(base, 'PUT', `/visores/${user._id}/${acciones}/fav`, undefined, token);
+}
+
+/**
+ * Progress bar gone, fonts loaded and every image on screen drawn, lazy ones included (the emoji picker loads
+ * its images lazily as they scroll into view). 'networkidle' never comes: the app keeps its
+ * sockets open.
+ */
+async function settled(page) {
+  await page.evaluate(() => document.fonts.ready);
+  // The navigation progress bar has run out.
+  await page.locator('.nav-progress--idle').waitFor({ state: 'attached' });
+  await page.waitForFunction(
+    () => {
+      const onScreen = (element) => {
+        const box = element.getBoundingClientRect();
+        if (box.width === 0 || box.height === 0 || box.bottom <= 0 || box.right <= 0 || box.top >= innerHeight || box.left >= innerWidth) return false;
+        // Inside every scrolling ancestor's visible area (the picker's list scrolls).
+        for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+          if (parent.scrollHeight <= parent.clientHeight) continue;
+          const area = parent.getBoundingClientRect();
+          if (box.bottom <= area.top || box.top >= area.bottom) return false;
+        }
+        return true;
+      };
+      return [...document.images].filter(onScreen).every((image) => image.complete && image.naturalWidth > 0);
+    },
+    undefined,
+    { timeout: 15_000, polling: 100 },
+  );
 }
 
 async function main() {
@@ -78,16 +108,7 @@ async function main() {
       await context.addInitScript((darkMode) => localStorage.setItem('darkMode', darkMode), mode);
       const page = await context.newPage();
       const shot = async (name) => {
-        // Fonts and images in place ('networkidle' never comes: the app keeps its sockets open).
-        await page.evaluate(async () => {
-          await document.fonts.ready;
-          const images = [...document.images].filter((image) => !image.complete && image.loading !== 'lazy');
-          const loaded = Promise.all(images.map((image) => new Promise((resolve) => {
-            image.addEventListener('load', resolve, { once: true });
-            image.addEventListener('error', resolve, { once: true });
-          })));
-          await Promise.race([loaded, new Promise((resolve) => setTimeout(resolve, 2000))]);
-        });
+        await settled(page);
         await page.screenshot({ path: path.join(OUT, `${name}-${mode}.png`) });
         console.log(`docs/screenshots/${name}-${mode}.png`);
       };
@@ -142,7 +163,11 @@ async function main() {
       await page.goto('/');
       await page.getByRole('heading', { name: 'Inicio', level: 1 }).waitFor();
       await page.getByRole('button', { name: 'Mostrar u ocultar el menú' }).click();
-      await page.waitForTimeout(400); // the slide-in transition, for the picture only
+      // The end of the slide-in transition.
+      await page.waitForFunction(() => {
+        const box = document.querySelector('nav.sidebar')?.getBoundingClientRect();
+        return box != null && box.left >= 0;
+      });
       await shot('mobile-sidebar');
       await context.close();
     }

@@ -1,6 +1,7 @@
 // An accessible modal dialog on the native <dialog>: showModal() makes the rest of the page
-// inert (focus stays inside), Escape closes it through onClose, and the title labels it.
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+// inert, Tab and Shift+Tab go round the dialog's own controls (the browser alone would let the
+// focus leave for its address bar), Escape closes it through onClose, and the title labels it.
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import './dialog.css';
 
 export interface DialogProps {
@@ -14,6 +15,25 @@ export interface DialogProps {
   /** role="alertdialog" for confirmations. */
   alert?: boolean;
   describedBy?: string;
+}
+
+const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/** Keeps Tab inside `container`: from the last control to the first and back. */
+function trapTab(event: KeyboardEvent<HTMLElement>, container: HTMLElement) {
+  if (event.key !== 'Tab') return;
+  const tabbable = [...container.querySelectorAll<HTMLElement>(TABBABLE)].filter((element) => element.tabIndex >= 0 && element.getClientRects().length > 0);
+  const first = tabbable[0];
+  const last = tabbable[tabbable.length - 1];
+  if (!first || !last) return;
+  const active = document.activeElement;
+  if (event.shiftKey && (active === first || !container.contains(active))) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && (active === last || !container.contains(active))) {
+    event.preventDefault();
+    first.focus();
+  }
 }
 
 export function Dialog({ open, onClose, title, children, className, alert, describedBy }: DialogProps) {
@@ -38,6 +58,9 @@ export function Dialog({ open, onClose, title, children, className, alert, descr
         // Escape: the dialog stays under React's control.
         event.preventDefault();
         onClose();
+      }}
+      onKeyDown={(event) => {
+        if (ref.current) trapTab(event, ref.current);
       }}
       onMouseDown={(event) => {
         if (event.target === ref.current) onClose(); // the backdrop

@@ -1,15 +1,8 @@
-// Emoji field (spec section 2, emoji picker): a button showing the chosen emoji that opens
-// emoji-picker-react configured to the spec — groups and labels in the spec's order, 'Search
-// emoji', 'Skin tone', 'No emoji has been found!', six skin tones, a theme following the app,
-// 64 px Apple images served by our own server (/emoji, cached by the browser, so the picker
-// works offline). The 'Recently Used' group shows only with displayRecent (off by default, per
-// spec); it reads and writes the recent list in Dexie (data/recentEmojis.ts).
-import EmojiPicker, { Categories, EmojiStyle, Theme, type EmojiClickData } from 'emoji-picker-react';
-import { darkModeAtom, appearanceStore, useAtomValue } from '../features/appearance/appearance';
-import { selectRecentEmoji, useRecentEmojis } from '../data/recentEmojis';
-import { emojiImageUrl, Emoji } from './Emoji';
+// Emoji field (spec section 2, emoji picker): a button showing the chosen emoji that opens the
+// spec's emoji picker (ui/EmojiPopover.tsx) and a button to clear it.
+import { Emoji } from './Emoji';
+import { EmojiPopover } from './EmojiPopover';
 import { usePopover } from './usePopover';
-import './pickers.css';
 
 export interface EmojiFieldProps {
   /** The emoji as text, or '' for none. */
@@ -22,44 +15,8 @@ export interface EmojiFieldProps {
   displayRecent?: boolean;
 }
 
-// Spec section 2: groups in order, with their labels.
-export const EMOJI_GROUPS = [
-  { category: Categories.SUGGESTED, name: 'Recently Used' },
-  { category: Categories.SMILEYS_PEOPLE, name: 'Smiles & People' },
-  { category: Categories.ANIMALS_NATURE, name: 'Animals & Nature' },
-  { category: Categories.FOOD_DRINK, name: 'Food & Drink' },
-  { category: Categories.ACTIVITIES, name: 'Activities' },
-  { category: Categories.TRAVEL_PLACES, name: 'Travel & Places' },
-  { category: Categories.OBJECTS, name: 'Objects' },
-  { category: Categories.SYMBOLS, name: 'Symbols' },
-  { category: Categories.FLAGS, name: 'Flags' },
-];
-
-const LABELS = {
-  searchPlaceholder: 'Search emoji',
-  searchLabel: 'Search emoji',
-  searchResultsNone: 'No emoji has been found!',
-  skinToneNeutral: 'Skin tone: neutral',
-  skinToneLight: 'Skin tone: light',
-  skinToneMediumLight: 'Skin tone: medium-light',
-  skinToneMedium: 'Skin tone: medium',
-  skinToneMediumDark: 'Skin tone: medium-dark',
-  skinToneDark: 'Skin tone: dark',
-};
-
-const THEMES = { light: Theme.LIGHT, dark: Theme.DARK, system: Theme.AUTO } as const;
-
 export function EmojiField({ value, onChange, label, id, displayRecent = false }: EmojiFieldProps) {
   const popover = usePopover();
-  const mode = useAtomValue(darkModeAtom, appearanceStore);
-  const recents = useRecentEmojis();
-
-  const onEmojiClick = (data: EmojiClickData) => {
-    onChange(data.emoji);
-    popover.close(true);
-    if (displayRecent) void selectRecentEmoji({ u: data.unified, n: data.names });
-  };
-
   return (
     <div className="emoji-field">
       <button
@@ -80,31 +37,14 @@ export function EmojiField({ value, onChange, label, id, displayRecent = false }
           ×
         </button>
       )}
-      {popover.open && (
-        <div
-          ref={popover.popoverRef}
-          className="picker-popover emoji-popover"
-          role="dialog"
-          aria-label="Selector de emoji"
-          style={popover.popoverStyle}
-          onKeyDown={popover.onPopoverKeyDown}
-        >
-          <EmojiPicker
-            emojiStyle={EmojiStyle.APPLE}
-            getEmojiUrl={(unified) => emojiImageUrl(unified)}
-            categories={displayRecent ? EMOJI_GROUPS : EMOJI_GROUPS.slice(1)}
-            suggestedEmojis={displayRecent ? (recents ?? []).map((entry) => entry.u) : undefined}
-            labels={LABELS}
-            theme={THEMES[mode]}
-            defaultSkinTone="neutral"
-            previewConfig={{ showPreview: false }}
-            lazyLoadEmojis
-            width={340}
-            height={400}
-            onEmojiClick={onEmojiClick}
-          />
-        </div>
-      )}
+      <EmojiPopover
+        popover={popover}
+        displayRecent={displayRecent}
+        onPick={(emoji) => {
+          onChange(emoji);
+          popover.close(true);
+        }}
+      />
     </div>
   );
 }

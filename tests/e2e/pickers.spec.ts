@@ -1,10 +1,11 @@
 // The emoji and colour pickers of the Carpeta and Visor modals (issue 6), as a person uses
 // them: search, categories, skin tones, recents, closing, our own images; colour text in each
 // format, arrow keys, unparseable text ignored.
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signIn } from './helpers';
 import { newUser } from './shellHelpers';
-import { openCreate } from './workspaceHelpers';
+import { pickEmoji } from './pickerHelpers';
+import { openCreate, row, workspaceTree } from './workspaceHelpers';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -12,6 +13,14 @@ test.beforeEach(async ({ page, request }) => {
   await signIn(page, await newUser(request, 'pk'));
   await expect(page.getByRole('heading', { name: 'Espacio de trabajo' })).toBeVisible();
 });
+
+const GROUPS = ['Recently Used', 'Smiles & People', 'Animals & Nature', 'Food & Drink', 'Activities', 'Travel & Places', 'Objects', 'Symbols', 'Flags'];
+
+/** The picker's category tabs are exactly `names`, in order. */
+async function expectTabs(picker: Locator, names: string[]) {
+  await expect(picker.getByRole('tab')).toHaveCount(names.length);
+  for (const [index, name] of names.entries()) await expect(picker.getByRole('tab').nth(index)).toHaveAccessibleName(name);
+}
 
 function emojiPicker(page: Page) {
   return page.getByRole('dialog', { name: 'Selector de emoji' });
@@ -26,9 +35,8 @@ test('emoji by search and by category, with the texts of the spec, from our own 
   const field = dialog.getByRole('button', { name: 'Emoji', exact: true });
   await field.click();
   const picker = emojiPicker(page);
-  const groups = ['Recently Used', 'Smiles & People', 'Animals & Nature', 'Food & Drink', 'Activities', 'Travel & Places', 'Objects', 'Symbols', 'Flags'];
-  await expect(picker.getByRole('tab')).toHaveCount(groups.length);
-  for (const [index, name] of groups.entries()) await expect(picker.getByRole('tab').nth(index)).toHaveAccessibleName(name);
+  // A fresh account has no recent emojis yet: no 'Recently Used' tab that leads nowhere.
+  await expectTabs(picker, GROUPS.slice(1));
   const search = picker.getByPlaceholder('Search emoji');
   await search.fill('zzzzqqq');
   // Shown, and announced to screen readers.
@@ -42,6 +50,8 @@ test('emoji by search and by category, with the texts of the spec, from our own 
   await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(64);
 
   await field.click();
+  // Now the spec's nine groups, in its order, recent first.
+  await expectTabs(picker, GROUPS);
   await picker.getByRole('tab', { name: 'Animals & Nature' }).click();
   await picker.getByRole('rowgroup', { name: 'Animals & Nature' }).getByRole('gridcell', { name: 'monkey face', exact: true }).click();
   await expect(field).toHaveAttribute('data-value', '🐵');
@@ -93,6 +103,34 @@ test('the picker closes on a click outside and on Escape, leaving the modal open
   await expect(emojiPicker(page)).toBeHidden();
   await expect(dialog).toBeVisible();
   await expect(field).toBeFocused();
+});
+
+test("the title's emoji button inserts the emoji at the cursor, and its picker has no recent group", async ({ page }) => {
+  const dialog = await openCreate(page, 'Carpeta');
+  // An emoji chosen in the Emoji field (which shows recents) becomes a recent one.
+  await pickEmoji(dialog, '🔥');
+  const title = dialog.getByPlaceholder('Título de la carpeta');
+  await title.fill('Renta fija');
+  // The cursor between 'Renta' and ' fija', as a person puts it there with the keyboard.
+  await title.press('End');
+  for (let step = 0; step < ' fija'.length; step++) await title.press('ArrowLeft');
+  await dialog.getByRole('button', { name: 'Insertar emoji en el título' }).click();
+  const picker = emojiPicker(page);
+  // displayRecent is off for this picker (the spec's default): no 'Recently Used', though there are recents.
+  await expectTabs(picker, GROUPS.slice(1));
+  await expect(picker.getByText('Recently Used')).toHaveCount(0);
+  await picker.getByPlaceholder('Search emoji').fill('rocket');
+  await picker.getByRole('gridcell', { name: 'rocket', exact: true }).click();
+  await expect(picker).toBeHidden();
+  await expect(title).toHaveValue('Renta🚀 fija');
+  // The focus is back in the title with the cursor just after the emoji.
+  await expect(title).toBeFocused();
+  await page.keyboard.type('X');
+  await expect(title).toHaveValue('Renta🚀X fija');
+
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row(workspaceTree(page), 'Renta🚀X fija')).toBeVisible();
 });
 
 test('colour: typed in each format, switched between formats, unparseable text ignored', async ({ page }) => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { ADMIN, DEMO, expectHome, signIn } from './helpers';
 import { htmlData, newUser, seedVisorInFolder } from './shellHelpers';
@@ -150,6 +151,8 @@ test('home: the empty state calls to create the first visor; a visor shows as a 
   await expectHome(page);
   const card = page.getByRole('region', { name: 'Recientes' }).getByRole('link', { name: /Cauciones diarias/ });
   await expect(card).toBeVisible();
+  // The visor's emoji as the picker shows it, our own image (no tofu where fonts lack it).
+  await expect(card.locator('img.emoji')).toHaveAttribute('alt', '📈');
   await expect(page.getByRole('button', { name: 'Crear mi primer visor' })).toHaveCount(0);
 
   await page.getByRole('button', { name: 'Buscar' }).click();
@@ -158,6 +161,7 @@ test('home: the empty state calls to create the first visor; a visor shows as a 
   const visores = page.locator('.card', { has: page.getByRole('heading', { name: 'Visores' }) });
   await expect(visores.getByRole('link', { name: /Cauciones diarias/ })).toBeVisible();
   await expect(visores.getByText('Renta fija', { exact: true })).toBeVisible();
+  await expect(visores.getByRole('link', { name: /Cauciones diarias/ }).locator('img.emoji')).toHaveAttribute('alt', '📈');
 
   await page.getByRole('button', { name: 'Buscar' }).click();
   await page.getByPlaceholder('Search or hit ESC..').fill('renta');
@@ -177,4 +181,90 @@ test('below 992 px the sidebar is an overlay that a link click closes', async ({
   await menu.getByRole('link', { name: 'Perfil' }).click();
   await expect(page).toHaveURL(/\/config\/profile$/);
   await expect(menu).not.toBeInViewport();
+});
+
+test('a window resize pauses the layout transitions, which come back after 500 ms', async ({ page }) => {
+  await signIn(page, DEMO);
+  await expectHome(page);
+  const sidebarTransition = () => page.evaluate(() => getComputedStyle(document.querySelector('nav.sidebar')!).transitionDuration);
+  expect(await sidebarTransition()).not.toMatch(/^0s(, 0s)*$/);
+  // The resize event and the style it leaves, read in one go (the pause is short).
+  const during = await page.evaluate(() => {
+    window.dispatchEvent(new Event('resize'));
+    return getComputedStyle(document.querySelector('nav.sidebar')!).transitionDuration;
+  });
+  expect(during).toMatch(/^0s(, 0s)*$/);
+  await expect.poll(sidebarTransition).not.toMatch(/^0s(, 0s)*$/);
+});
+
+test('horizontal menu above 991 px: the menu runs along the top and a sub-menu opens on hover only', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, DEMO);
+  await expectHome(page);
+  await page.getByRole('button', { name: 'Apariencia' }).click();
+  await page.getByRole('dialog', { name: 'Apariencia' }).getByLabel('Menú horizontal (escritorio)').check();
+  await page.keyboard.press('Escape');
+  const menu = page.getByRole('navigation', { name: 'Menú principal' });
+  const box = (await menu.boundingBox())!;
+  expect(box.width).toBeGreaterThan(1000);
+  expect(box.height).toBeLessThan(100);
+  const perfil = menu.getByRole('link', { name: 'Perfil' });
+  await expect(perfil).toBeHidden();
+  await menu.getByRole('button', { name: 'Configuracion' }).hover();
+  await expect(perfil).toBeVisible();
+  await page.mouse.move(640, 600);
+  await expect(perfil).toBeHidden();
+  // Below 992 px the option does not apply: the sidebar is the overlay again.
+  await page.setViewportSize({ width: 800, height: 800 });
+  await expect(menu).not.toBeInViewport();
+});
+
+test('toasts: top right, 20 px from the edges, above the page, dismissible', async ({ page }) => {
+  await signIn(page, DEMO);
+  await expectHome(page);
+  await page.goto('/config/profile');
+  await page.getByRole('button', { name: 'Guardar' }).click(); // the same names again
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'Perfil actualizado' });
+  await expect(toast).toBeVisible();
+  const toaster = page.locator('[data-sonner-toaster]');
+  await expect(toaster).toHaveAttribute('data-x-position', 'right');
+  await expect(toaster).toHaveAttribute('data-y-position', 'top');
+  await expect(toaster).toHaveCSS('z-index', '1031');
+  const viewport = page.viewportSize()!;
+  await expect.poll(async () => {
+    const box = (await toast.boundingBox())!;
+    return [Math.round(box.y), Math.round(viewport.width - box.x - box.width)];
+  }).toEqual([20, 20]);
+  await toast.getByRole('button', { name: /close/i }).click();
+  await expect(toast).toHaveCount(0);
+});
+
+test('footer and layout options: version and copyright, mini sidebar, sidebar on the right, RTL, boxed content', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, DEMO);
+  await expectHome(page);
+  const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+  await expect(page.locator('footer')).toContainText(`Visores ${version}`);
+  await expect(page.locator('footer')).toContainText(`© ${new Date().getFullYear()} Visores`);
+
+  const menu = page.getByRole('navigation', { name: 'Menú principal' });
+  const width = async () => (await menu.boundingBox())!.width;
+  const wide = await width();
+  await page.getByRole('button', { name: 'Barra lateral mini' }).click();
+  await page.mouse.move(800, 400); // away from the sidebar, which widens on hover
+  await expect.poll(width).toBe(64);
+  await page.getByRole('button', { name: 'Barra lateral mini' }).click();
+  await expect.poll(width).toBe(wide);
+
+  await page.getByRole('button', { name: 'Apariencia' }).click();
+  const panel = page.getByRole('dialog', { name: 'Apariencia' });
+  await panel.getByLabel('Barra lateral a la derecha').check();
+  await expect.poll(async () => Math.round((await menu.boundingBox())!.x + wide)).toBe(1280);
+  await panel.getByLabel('Barra lateral a la derecha').uncheck();
+  await panel.getByLabel('De derecha a izquierda (RTL)').check();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await panel.getByLabel('De derecha a izquierda (RTL)').uncheck();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  await panel.getByRole('radiogroup', { name: 'Ancho del contenido' }).getByText('En Caja').click();
+  await expect(page.locator('.backend-content__inner')).toHaveCSS('max-width', '1200px');
 });

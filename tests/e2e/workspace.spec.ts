@@ -71,6 +71,15 @@ test('favourites and unfavourites a visor and a folder; the Favoritos heading sh
   await rowAction(tree, 'Merval', 'Agregar a Favoritos');
   const favourites = favouritesSection(page);
   await expect(favourites.getByRole('link', { name: 'Merval' })).toHaveAttribute('href', /\/visor\/[^/]+\/public$/);
+  // A favourite visor offers Editar and Eliminar.
+  await row(favourites, 'Merval').hover();
+  await row(favourites, 'Merval').getByRole('button', { name: 'Acciones de Merval' }).click();
+  await expect(page.getByRole('menuitem')).toHaveText(['Editar', 'Eliminar']);
+  await page.getByRole('menuitem', { name: 'Editar' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Visor' });
+  await expect(dialog.getByPlaceholder('Título del visor')).toHaveValue('Merval');
+  await dialog.getByRole('button', { name: 'Cerrar' }).click();
+  await expect(dialog).toBeHidden();
 
   // A folder's favourite applies to everything inside it.
   await rowAction(tree, 'Agro', 'Agregar a Favoritos');
@@ -161,4 +170,55 @@ test('a folder created in one tab appears in another without a reload', async ({
   await rowAction(workspaceTree(other), 'Compartida', 'Eliminar');
   await other.getByRole('alertdialog').getByRole('button', { name: 'Si, borrar' }).click();
   await expect(row(workspaceTree(page), 'Compartida')).toHaveCount(0);
+});
+
+test("a failed folder update shows the server's message in the modal, which stays open", async ({ page }) => {
+  const tree = workspaceTree(page);
+  await create(page, 'Carpeta', 'Acciones');
+  await rowAction(tree, 'Acciones', 'Editar');
+  const dialog = page.getByRole('dialog', { name: 'Carpeta' });
+  await dialog.getByPlaceholder('Título de la carpeta').fill('x'.repeat(201));
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('200 caracteres');
+  await expect(dialog).toBeVisible();
+  await expect(row(tree, 'Acciones')).toBeVisible();
+});
+
+test('the modals are accessible: labelled by their title, focus kept inside, Escape closes', async ({ page }) => {
+  const dialog = await openCreate(page, 'Visor');
+  await expect(dialog).toHaveAccessibleName('Visor');
+  const title = dialog.getByPlaceholder('Título del visor');
+  await expect(title).toBeFocused();
+  // Tab and Shift+Tab go round the modal's controls and never reach the page behind it.
+  const focusInside = () => dialog.evaluate((element) => element.contains(document.activeElement));
+  for (let step = 0; step < 12; step++) {
+    await page.keyboard.press('Tab');
+    expect(await focusInside()).toBe(true);
+  }
+  for (let step = 0; step < 12; step++) {
+    await page.keyboard.press('Shift+Tab');
+    expect(await focusInside()).toBe(true);
+  }
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(workspaceTree(page).locator('.tree__row')).toHaveCount(0);
+});
+
+test('a spinner shows on a disabled Guardar while the folder is being saved', async ({ page }) => {
+  const dialog = await openCreate(page, 'Carpeta');
+  await dialog.getByPlaceholder('Título de la carpeta').fill('Con espera');
+  // The save goes through the shared data worker, out of reach of page.route: record instead
+  // every state the button goes through until the modal closes.
+  await dialog.evaluate((element) => {
+    const seen: string[] = [];
+    (window as unknown as { savingStates: string[] }).savingStates = seen;
+    const button = [...element.querySelectorAll('button')].find((candidate) => candidate.textContent?.includes('Guardar'))!;
+    new MutationObserver(() => {
+      if (button.querySelector('.spinner[role="status"][aria-label="Guardando"]')) seen.push(button.disabled ? 'spinner, disabled' : 'spinner');
+    }).observe(button, { childList: true, subtree: true, attributes: true });
+  });
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row(workspaceTree(page), 'Con espera')).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { savingStates: string[] }).savingStates)).toContain('spinner, disabled');
 });

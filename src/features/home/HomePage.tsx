@@ -4,6 +4,7 @@ import { useWorkspace } from '../workspace/useWorkspaceData';
 import { openWorkspaceModal } from '../workspace/modalRequests';
 import { paths } from '../../routes/paths';
 import type { Visor } from '../../protocol/workspace';
+import { Emoji } from '../../ui/Emoji';
 
 const RECENT_COUNT = 6;
 
@@ -12,7 +13,7 @@ function VisorCard({ visor }: { visor: Visor }) {
     <li>
       <Link className="visor-card" to={paths['visor-modo-edicion'](visor.visor_id)} style={{ ['--visor-color' as string]: visor.color }}>
         <span className="visor-card__emoji" aria-hidden="true">
-          {visor.emoji || '📊'}
+          <Emoji emoji={visor.emoji || '📊'} />
         </span>
         <span className="visor-card__title">{visor.title}</span>
         <small className="visor-card__date">{new Date(visor.updated_at).toLocaleDateString('es-AR')}</small>

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { ApiError, apiRequest } from '../../data/api';
 import { getToken } from '../../data/session';
 import { paths } from '../../routes/paths';
+import { Emoji } from '../../ui/Emoji';
 import { useWorkspace } from '../workspace/useWorkspaceData';
 import { searchWorkspace } from './searchWorkspace';
 
@@ -89,7 +90,7 @@ export function SearchPage() {
             {hits.visores.map(({ visor, path }) => (
               <li key={visor.visor_id}>
                 <Link to={paths['visor-modo-edicion'](visor.visor_id)}>
-                  <span aria-hidden="true">{visor.emoji}</span> {visor.title}
+                  <span aria-hidden="true">{visor.emoji && <Emoji emoji={visor.emoji} />}</span> {visor.title}
                 </Link>
                 <FolderPath path={path} />
               </li>
@@ -103,7 +104,10 @@ export function SearchPage() {
             {hits.folders.map((folder) => (
               <li key={folder.folderId}>
                 <span>
-                  <span aria-hidden="true">{folder.emoji || '📁'}</span> {folder.name}
+                  <span aria-hidden="true">
+                    <Emoji emoji={folder.emoji || '📁'} />
+                  </span>{' '}
+                  {folder.name}
                 </span>
                 <FolderPath path={folder.path} />
               </li>

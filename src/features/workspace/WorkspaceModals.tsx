@@ -8,6 +8,7 @@ import { findFolder } from '../../lib/folderTree';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { Dialog } from '../../ui/Dialog';
 import { EmojiField } from '../../ui/EmojiField';
+import { EmojiTextInput } from '../../ui/EmojiTextInput';
 import { ColorField, DEFAULT_VISOR_COLOR } from '../../ui/ColorField';
 import { onWorkspaceModalRequest, type WorkspaceModalRequest } from './modalRequests';
 
@@ -42,13 +43,23 @@ function useSaving() {
   return { saving, setSaving, error, setError };
 }
 
+/** Título, with an emoji button that puts the chosen emoji where the cursor is. */
 function TitleField({ id, value, onChange, placeholder, invalid }: { id: string; value: string; onChange: (value: string) => void; placeholder: string; invalid: boolean }) {
   return (
     <div className="dialog__field">
       <label className="dialog__label" htmlFor={id}>
         Título
       </label>
-      <input id={id} value={value} placeholder={placeholder} aria-invalid={invalid} autoFocus autoComplete="off" onChange={(event) => onChange(event.target.value)} />
+      <EmojiTextInput
+        id={id}
+        value={value}
+        placeholder={placeholder}
+        aria-invalid={invalid}
+        autoFocus
+        autoComplete="off"
+        emojiButtonLabel="Insertar emoji en el título"
+        onChange={onChange}
+      />
     </div>
   );
 }
