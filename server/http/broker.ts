@@ -19,12 +19,12 @@ export function brokerRoutes(ctx: AppContext) {
 
     app.post<AccountParams>('/accounts/:account/watch', async (request) => {
       const { sessionId } = parseBody(WatchRequest, request.body);
-      broker.watch(request.user!, request.params.account, sessionId);
+      await broker.watch(request.user!, request.params.account, sessionId);
       return { status: 'success', account: request.params.account };
     });
 
     app.get<AccountParams>('/accounts/:account/positions', async (request, reply) => {
-      const snapshot = broker.positions(request.user!, request.params.account);
+      const snapshot = await broker.positions(request.user!, request.params.account);
       if (!snapshot) return reply.code(202).send({ status: 'warming_up' });
       reply.header('etag', `"${snapshot.etag}"`);
       return snapshot;
@@ -32,19 +32,19 @@ export function brokerRoutes(ctx: AppContext) {
 
     app.post<AccountParams>('/accounts/:account/watch-fills', async (request) => {
       const { sessionId } = parseBody(WatchRequest, request.body);
-      broker.watch(request.user!, request.params.account, sessionId, true);
+      await broker.watch(request.user!, request.params.account, sessionId, true);
       return { status: 'success', account: request.params.account };
     });
 
     app.get<AccountParams>('/accounts/:account/fills', async (request, reply) => {
-      const fills = broker.fills(request.user!, request.params.account);
+      const fills = await broker.fills(request.user!, request.params.account);
       if (!fills) return reply.code(202).send({ status: 'warming_up' });
       return { account: request.params.account, fills };
     });
 
     app.get('/admin/positions', async (request) => {
       if (request.user?.role !== 'admin') throw new HttpError(403, ADMIN_MESSAGES.adminOnly);
-      return { status: 'success', data: broker.adminList() };
+      return { status: 'success', data: await broker.adminList() };
     });
   };
 }
