@@ -5,6 +5,18 @@ import { ADMIN_MESSAGES } from './admin.js';
 import type { AppContext } from './context.js';
 import { HttpError, parseBody } from './errors.js';
 
+/**
+ * If-None-Match against a strong etag (`"abc"`): a list of etags, each maybe weak (`W/"abc"`),
+ * compared weakly as RFC 9110 asks for GET; `*` matches any current representation.
+ */
+export function matchesIfNoneMatch(header: string | string[] | undefined, etag: string): boolean {
+  if (header == null) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return value.split(',').some((candidate) => opaque(candidate) === opaque(etag));
+}
+
 interface AccountParams {
   Params: { account: string };
 }
@@ -26,7 +38,10 @@ export function brokerRoutes(ctx: AppContext) {
     app.get<AccountParams>('/accounts/:account/positions', async (request, reply) => {
       const snapshot = await broker.positions(request.user!, request.params.account);
       if (!snapshot) return reply.code(202).send({ status: 'warming_up' });
-      reply.header('etag', `"${snapshot.etag}"`);
+      const etag = `"${snapshot.etag}"`;
+      reply.header('etag', etag);
+      // The client's copy is current: no body (RFC 9110 section 13.1.2).
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return snapshot;
     });
 
