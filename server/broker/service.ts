@@ -221,6 +221,16 @@ export function createBrokerService(market: MarketService, now: () => number, op
     if (!reply.ok) throw new HttpError(reply.status, reply.message);
   }
 
+  /**
+   * The record of an account the user watches, while the session it was watched through
+   * lives: a dead process's session may lapse before its account records do.
+   */
+  async function watchedRecord(userId: string, account: string): Promise<AccountRecord | null> {
+    const record = await store.account(userId, account);
+    if (!record || !(await store.session(record.sessionId))) return null;
+    return record;
+  }
+
   /** Ends this process's sessions and watches of a user, and their records. */
   function forgetHere(userId: string): void {
     for (const [id, session] of sessions) {
@@ -288,14 +298,14 @@ export function createBrokerService(market: MarketService, now: () => number, op
 
     /** Null while warming up. */
     async positions(user: UserRow, account: string): Promise<PositionsSnapshot | null> {
-      const record = await store.account(user.id, account);
+      const record = await watchedRecord(user.id, account);
       if (!record) throw new HttpError(404, BROKER_MESSAGES.accountNotFound(account));
       return record.snapshot;
     },
 
     /** Null while warming up; 404 when fills are not watched. */
     async fills(user: UserRow, account: string): Promise<Fill[] | null> {
-      const record = await store.account(user.id, account);
+      const record = await watchedRecord(user.id, account);
       if (!record) throw new HttpError(404, BROKER_MESSAGES.accountNotFound(account));
       if (!record.watchingFills) throw new HttpError(404, BROKER_MESSAGES.fillsNotWatched(account));
       return store.fills(user.id, account);
@@ -306,7 +316,7 @@ export function createBrokerService(market: MarketService, now: () => number, op
      * Resolves once pushes flow, with the unsubscribe; null when the account is not watched.
      */
     async subscribe(user: UserRow, account: string, listener: (snapshot: PositionsSnapshot) => void): Promise<(() => Promise<void>) | null> {
-      if (!(await store.account(user.id, account))) return null;
+      if (!(await watchedRecord(user.id, account))) return null;
       return store.subscribe(user.id, account, listener);
     },
 
