@@ -1,6 +1,8 @@
 // buildApp(config) returns a ready Fastify instance: database migrated, routes, sockets
 // and the built client. main.ts boots it; tests build it on an ephemeral port.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -19,6 +21,8 @@ import { brokerRoutes } from './http/broker.js';
 import { emojiRoutes } from './http/emoji.js';
 import { healthRoutes } from './http/health.js';
 import { createBrokerService } from './broker/service.js';
+import { createMemoryBrokerStore } from './broker/store.js';
+import { createRedisBrokerStore } from './broker/redisStore.js';
 import type { AppContext } from './http/context.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
 import { startHeartbeat } from './ws/endpoint.js';
@@ -68,7 +72,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installErrorHandler(app);
 
   const market = createMarketService(config, now, app.log);
-  const broker = createBrokerService(market, now);
+  const onBrokerError = (error: unknown) => app.log.warn({ err: error }, 'broker');
+  const brokerStore = config.redisUrl
+    ? createRedisBrokerStore(config.redisUrl, config.redisPrefix, `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, onBrokerError)
+    : createMemoryBrokerStore();
+  const broker = createBrokerService(market, now, { store: brokerStore, onError: onBrokerError });
   const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets: createSocketRegistry(), now };
 
   await app.register(fastifyWebsocket, {
@@ -135,9 +143,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   }, PRUNE_EVERY_MS);
   pruneTimer.unref();
   market.start();
+  // Commands for this process's broker sessions can arrive before the first request.
+  await brokerStore.ready().catch(onBrokerError);
   app.addHook('onClose', async () => {
     await market.close();
-    broker.close();
+    await broker.close();
     clearInterval(pruneTimer);
     await db.destroy();
   });

@@ -109,7 +109,7 @@ export function adminRoutes(ctx: AppContext) {
       const result = await users.deleteGuarded(target.id);
       if (!result.ok) throw result.reason === 'not_found' ? new HttpError(404, ADMIN_MESSAGES.userNotFound) : new HttpError(409, ADMIN_MESSAGES.lastAdmin);
       for (const tokenHash of tokenHashes) ctx.sockets.closeSession(tokenHash);
-      ctx.broker.forgetUser(target.id);
+      await ctx.broker.forgetUser(target.id);
       await record(request, 'admin_user_delete', { user_id: target.id, username: target.username });
       return { status: 'ok' };
     });

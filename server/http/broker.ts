@@ -5,6 +5,18 @@ import { ADMIN_MESSAGES } from './admin.js';
 import type { AppContext } from './context.js';
 import { HttpError, parseBody } from './errors.js';
 
+/**
+ * If-None-Match against a strong etag (`"abc"`): a list of etags, each maybe weak (`W/"abc"`),
+ * compared weakly as RFC 9110 asks for GET; `*` matches any current representation.
+ */
+export function matchesIfNoneMatch(header: string | string[] | undefined, etag: string): boolean {
+  if (header == null) return false;
+  const value = Array.isArray(header) ? header.join(',') : header;
+  if (value.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return value.split(',').some((candidate) => opaque(candidate) === opaque(etag));
+}
+
 interface AccountParams {
   Params: { account: string };
 }
@@ -19,32 +31,35 @@ export function brokerRoutes(ctx: AppContext) {
 
     app.post<AccountParams>('/accounts/:account/watch', async (request) => {
       const { sessionId } = parseBody(WatchRequest, request.body);
-      broker.watch(request.user!, request.params.account, sessionId);
+      await broker.watch(request.user!, request.params.account, sessionId);
       return { status: 'success', account: request.params.account };
     });
 
     app.get<AccountParams>('/accounts/:account/positions', async (request, reply) => {
-      const snapshot = broker.positions(request.user!, request.params.account);
+      const snapshot = await broker.positions(request.user!, request.params.account);
       if (!snapshot) return reply.code(202).send({ status: 'warming_up' });
-      reply.header('etag', `"${snapshot.etag}"`);
+      const etag = `"${snapshot.etag}"`;
+      reply.header('etag', etag);
+      // The client's copy is current: no body (RFC 9110 section 13.1.2).
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return snapshot;
     });
 
     app.post<AccountParams>('/accounts/:account/watch-fills', async (request) => {
       const { sessionId } = parseBody(WatchRequest, request.body);
-      broker.watch(request.user!, request.params.account, sessionId, true);
+      await broker.watch(request.user!, request.params.account, sessionId, true);
       return { status: 'success', account: request.params.account };
     });
 
     app.get<AccountParams>('/accounts/:account/fills', async (request, reply) => {
-      const fills = broker.fills(request.user!, request.params.account);
+      const fills = await broker.fills(request.user!, request.params.account);
       if (!fills) return reply.code(202).send({ status: 'warming_up' });
       return { account: request.params.account, fills };
     });
 
     app.get('/admin/positions', async (request) => {
       if (request.user?.role !== 'admin') throw new HttpError(403, ADMIN_MESSAGES.adminOnly);
-      return { status: 'success', data: broker.adminList() };
+      return { status: 'success', data: await broker.adminList() };
     });
   };
 }

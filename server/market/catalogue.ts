@@ -2,9 +2,11 @@
 // (reference/argentine-market.md, reference/primary-api.md). Built for a given day, so the
 // futures months roll forward. Each carries the simulator's reference price.
 import { addMonths, lastBusinessDay, monthCode, yyyymmdd, type YearMonth } from '../../src/lib/calendar.js';
+import { instrumentKindOfCfi } from './primary/cfi.js';
 import type { PrimaryInstrumentDetail } from './primary/types.js';
 
-export type InstrumentKind = 'future' | 'option' | 'spread' | 'stock' | 'bond' | 'index' | 'spot';
+/** 'other': listed by the exchange with a CFI code Visores does not classify (primary/cfi.ts). */
+export type InstrumentKind = 'future' | 'option' | 'spread' | 'stock' | 'bond' | 'index' | 'spot' | 'other';
 /** The two data centers of the spec: the futures exchange, and the securities ("tv") feed. */
 export type FeedName = 'rofex' | 'tv';
 
@@ -99,7 +101,7 @@ export class Catalogue {
     const symbol = detail.instrumentId.symbol;
     if (this.resolve(symbol)) return;
     const cfi = detail.cficode ?? '';
-    const kind: InstrumentKind = cfi.startsWith('O') ? 'option' : cfi.startsWith('E') ? 'stock' : cfi.startsWith('D') ? 'bond' : cfi.startsWith('MRI') ? 'index' : cfi.startsWith('FM') ? 'spread' : 'future';
+    const kind = instrumentKindOfCfi(cfi);
     const tick = detail.minPriceIncrement ?? 0.01;
     this.add(
       {

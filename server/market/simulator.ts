@@ -113,6 +113,9 @@ export function createSimulator(catalogue: Catalogue, instruments: Instrument[],
         // Cash (CI) trades a day's carry below the 24hs line.
         return instrument.term === 'CI' ? price * (1 - drivers.rate / 365) : price;
       }
+      case 'other':
+        // Unclassified exchange listings have no model: they hold their own level.
+        return drivers.level.get(product) ?? 1;
       case 'stock': {
         const price = drivers.level.get(product) ?? 1;
         return instrument.term === 'CI' ? price * (1 - drivers.rate / 365) : price;

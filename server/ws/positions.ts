@@ -12,6 +12,10 @@ import { registerSocketEndpoint, type SocketSession } from './endpoint.js';
 /** Snapshots larger than this (as JSON) are announced without data. */
 export const MAX_PUSHED_SNAPSHOT_BYTES = 32 * 1024;
 
+type Unsubscribe = () => Promise<void>;
+/** A subscription made, refused (null: the account is not watched), or failed (the store). */
+type Outcome = Unsubscribe | null | 'failed';
+
 const ChannelMessage = z.object({
   action: z.enum(['subscribe', 'unsubscribe']),
   symbol: z
@@ -26,10 +30,15 @@ export function pushOf(snapshot: PositionsSnapshot): PositionsPush {
 }
 
 export function registerPositionsSocket(app: FastifyInstance, ctx: AppContext): void {
-  const subscriptions = new WeakMap<SocketSession, Map<string, () => void>>();
+  /** Per socket and channel: the subscription, pending until the broker confirms it. */
+  const subscriptions = new WeakMap<SocketSession, Map<string, Promise<Outcome>>>();
+  const closed = new WeakSet<SocketSession>();
+  const stop = async (outcome: Outcome) => {
+    if (typeof outcome === 'function') await outcome().catch((error: unknown) => app.log.warn({ err: error }, 'positions unsubscribe failed'));
+  };
 
   registerSocketEndpoint(app, ctx, '/ws/positions', {
-    onMessage(session, message) {
+    async onMessage(session, message) {
       if (message.action !== 'subscribe' && message.action !== 'unsubscribe') return false;
       const parsed = ChannelMessage.safeParse(message);
       if (!parsed.success) {
@@ -41,24 +50,41 @@ export function registerPositionsSocket(app: FastifyInstance, ctx: AppContext): 
       let mine = subscriptions.get(session);
       if (!mine) subscriptions.set(session, (mine = new Map()));
       if (action === 'unsubscribe') {
-        mine.get(symbol)?.();
+        const pending = mine.get(symbol);
         mine.delete(symbol);
+        if (pending) await stop(await pending);
         session.send({ event: 'unsubscribed', symbol });
         return true;
       }
-      if (!mine.has(symbol)) {
-        const stop = ctx.broker.subscribe(session.user, account, (snapshot) => session.send({ [symbol]: pushOf(snapshot) }));
-        if (!stop) {
-          session.send({ event: 'error', message: BROKER_MESSAGES.notWatched(account), symbol });
+      let pending = mine.get(symbol);
+      if (!pending) {
+        // Pushes may come from another process (REDIS_URL): the broker resolves once they flow.
+        pending = ctx.broker.subscribe(session.user, account, (snapshot) => session.send({ [symbol]: pushOf(snapshot) })).catch((error: unknown) => {
+          app.log.warn({ err: error }, 'positions subscribe failed');
+          return 'failed' as const;
+        });
+        mine.set(symbol, pending);
+        const unsubscribe = await pending;
+        if (typeof unsubscribe !== 'function') {
+          mine.delete(symbol);
+          session.send({ event: 'error', message: unsubscribe === 'failed' ? BROKER_MESSAGES.subscribeFailed(account) : BROKER_MESSAGES.notWatched(account), symbol });
           return true;
         }
-        mine.set(symbol, stop);
+        // The socket closed while the subscription was being made: undo it.
+        if (closed.has(session)) {
+          await stop(unsubscribe);
+          return true;
+        }
+      } else if (typeof (await pending) !== 'function') {
+        return true; // the first subscribe of this channel already answered the error
       }
       session.send({ event: 'subscribed', symbol });
       return true;
     },
     onClose(session) {
-      for (const stop of subscriptions.get(session)?.values() ?? []) stop();
+      closed.add(session);
+      for (const pending of subscriptions.get(session)?.values() ?? []) void pending.then(stop);
+      subscriptions.delete(session);
     },
   });
 }

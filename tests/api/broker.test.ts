@@ -246,6 +246,54 @@ describe('paper broker over HTTP on sqlite', () => {
       expect(snapshot.positions.some((position) => position.symbol.startsWith('DLR/') && position.sellSize > position.buySize)).toBe(true);
     });
 
+    it('answers 304 without a body when If-None-Match names the current snapshot', async () => {
+      const { user, account } = await watchedUser();
+      const intruder = await createUser(server, admin.token);
+      await positionsOf(user, account);
+      const path = `/api/accounts/${account}/positions`;
+
+      // The broker's timer may fill between two requests and change the etag: retried until a
+      // conditional request meets the snapshot it names.
+      const { etag, conditional } = await pollUntil('a 304 for the current etag', async () => {
+        const current = await user.api.get(path);
+        expect(current.status).toBe(200);
+        const tag = current.headers.get('etag')!;
+        expect(tag).toBe(`"${(current.body as PositionsSnapshot).etag}"`);
+        const answer = await user.api.get(path, { headers: { 'if-none-match': tag } });
+        if (answer.status === 200) {
+          expect(answer.headers.get('etag')).not.toBe(tag);
+          return null;
+        }
+        return { etag: tag, conditional: answer };
+      });
+      expect(conditional.status).toBe(304);
+      expect(conditional.text).toBe('');
+      expect(conditional.headers.get('etag')).toBe(etag);
+
+      // Weak comparison, lists and '*' as RFC 9110 says; retried like the above.
+      for (const header of [(tag: string) => `W/${tag}`, (tag: string) => `"not-this-one", ${tag}`, () => '*']) {
+        await pollUntil(`a 304 for If-None-Match ${header('"e"')}`, async () => {
+          const tag = (await user.api.get(path)).headers.get('etag')!;
+          const answer = await user.api.get(path, { headers: { 'if-none-match': header(tag) } });
+          if (answer.status === 200) return null;
+          expect(answer.status).toBe(304);
+          expect(answer.text).toBe('');
+          return true;
+        });
+      }
+
+      // Another etag, or this one unquoted, is not a match: the snapshot comes whole.
+      const unquoted = etag.slice(1, -1);
+      for (const header of ['"some-other-etag"', unquoted, '']) {
+        const answer = await user.api.get(path, { headers: { 'if-none-match': header } });
+        expect(answer.status, header).toBe(200);
+        expect((answer.body as PositionsSnapshot).account).toBe(account);
+        expect(answer.headers.get('etag')).toBe(`"${(answer.body as PositionsSnapshot).etag}"`);
+      }
+      // A matching etag does not open someone else's account.
+      expect(expectErrorResponse(await intruder.api.get(path, { headers: { 'if-none-match': '*' } }), 404)).toBe(`La cuenta ${account} no existe o no es suya`);
+    });
+
     it('values each position at the live last price, and revalues when the market moves', async () => {
       const { user, account } = await watchedUser();
       const snapshot = await positionsOf(user, account);

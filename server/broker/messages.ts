@@ -1,0 +1,13 @@
+// What the broker routes and socket tell the user, in the spec's Spanish.
+export const BROKER_MESSAGES = {
+  sessionNotFound: 'La sesión de broker no existe',
+  accountNotFound: (account: string) => `La cuenta ${account} no existe o no es suya`,
+  notWatched: (account: string) => `La cuenta ${account} no está siendo observada: llame antes a /watch`,
+  fillsNotWatched: (account: string) => `Los fills de la cuenta ${account} no están siendo observados: llame antes a /watch-fills`,
+  badUrl: 'La dirección del broker debe ser sim:// o una URL http(s)',
+  brokerRefused: (reason: string) => `El broker rechazó la conexión: ${reason}`,
+  brokerUnreachable: (reason: string) => `No se pudo conectar con el broker: ${reason}`,
+  ownerTimeout: 'El servidor que tiene la sesión de broker no respondió a tiempo; intente de nuevo',
+  storeUnavailable: 'No se pudo consultar el estado de las sesiones de broker; intente de nuevo',
+  subscribeFailed: (account: string) => `No se pudo suscribir a la cuenta ${account}; intente de nuevo`,
+} as const;
