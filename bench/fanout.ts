@@ -1,4 +1,4 @@
-// npm run bench:fanout [-- --clients 1000 --symbols-per-client 20 --rate 5000 --seconds 30 --redis redis://127.0.0.1:6379]
+// npm run bench:fanout [-- --clients 1000 --symbols-per-client 20 --rate 5000 --seconds 30 --redis redis://127.0.0.1:6379 --skip-redis --skip-in-process]
 //
 // Starts the real server (a child process, as `npm start` runs it), connects N websocket
 // clients each subscribed to 20 of the catalogue's 500 symbols, runs the simulator at R
@@ -22,6 +22,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '30' },
     redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     'skip-redis': { type: 'boolean', default: false },
+    'skip-in-process': { type: 'boolean', default: false },
   },
 });
 const CLIENTS = Number(values.clients);
@@ -239,7 +240,7 @@ async function redisReachable(url: string): Promise<boolean> {
 
 const results: Result[] = [];
 console.log(`fan-out: ${CLIENTS} clients × ${PER_CLIENT} symbols of 500, ${RATE} ticks/s, ${SECONDS} s per run`);
-results.push(await run('in-process', null));
+if (!values['skip-in-process']) results.push(await run('in-process', null));
 if (!values['skip-redis']) {
   if (await redisReachable(values.redis!)) results.push(await run('redis', values.redis!));
   else console.log(`Redis at ${values.redis} is not reachable: the Redis run is skipped`);

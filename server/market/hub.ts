@@ -2,7 +2,8 @@
 // their entries; subscribers get the merged state of the symbol.
 import type { MarketData, MarketUpdate } from '../../src/protocol/market.js';
 
-export type SymbolListener = (symbol: string, md: MarketData) => void;
+/** `json` is `md` as JSON when the hub has it already (the payload it received), so fan-out need not serialize it again. */
+export type SymbolListener = (symbol: string, md: MarketData, json?: string) => void;
 
 /** What feeds publish to and sockets subscribe from: in one process, or across them (Redis). */
 export interface Hub {

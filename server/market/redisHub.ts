@@ -39,7 +39,7 @@ export function createRedisHub(url: string, prefix: string, onError: (error: Err
     latest.set(symbol, md);
     const set = listeners.get(symbol);
     if (set) live.add(symbol);
-    if (set) for (const listener of set) listener(symbol, md);
+    if (set) for (const listener of set) listener(symbol, md, payload);
   });
 
   const flushLatest = () => {

@@ -4,12 +4,16 @@
 // symbol per socket and flush.
 //
 // Fan-out is per symbol, not per socket: the process listens to the hub once per symbol,
-// marks it dirty on each update (latest state wins), and one flush per turn serializes each
-// dirty state once and appends it to the frame of every socket that watches it. Flushes are
-// at least MARKET_LIMITS.flushIntervalMs apart. A slow
-// client (send buffer over the high-water mark) gets nothing appended: its updates wait in a
-// map of one latest state per symbol it watches, sent merged when it drains, so it never
-// slows others nor grows server memory without bound.
+// marks it dirty on each update (latest state wins), and a flush serializes each dirty state
+// once and appends it to the frame of every socket that watches it. Sockets are spread over
+// a few flush groups, each flushed at most once per MARKET_LIMITS.flushIntervalMs: a flush
+// writes one frame per socket (a system call each, the largest cost of fan-out), so with
+// every socket in one group, the last socket of a flush of thousands waited for all the
+// others; groups flush in turn, each a fraction of the sockets, and the work of one interval
+// is spread over it instead of arriving in one burst. A slow client (send buffer over the
+// high-water mark) gets nothing appended: its updates wait in a map of one latest state per
+// symbol it watches, sent merged when it drains, so it never slows others nor grows server
+// memory without bound.
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SubscribeManyMessage, SubscribeMessage, type MarketData, type SymbolMessage } from '../../src/protocol/market.js';
@@ -30,6 +34,12 @@ export const MARKET_LIMITS = {
    * frames to one per socket per interval, while a tick after a quiet spell goes out at once.
    */
   flushIntervalMs: 25,
+  /**
+   * Sockets are spread over this many flush groups (the least full takes a new socket). Each
+   * group keeps its own dirty symbols and its own flush cadence; a group's flush starts when
+   * it is due, so under load the groups' flushes fall one after another across the interval.
+   */
+  flushGroups: 8,
 } as const;
 
 /** One symbol as one socket wrote it. */
@@ -43,6 +53,8 @@ interface Subscription {
 
 interface MarketClient extends MarketSocketInfo {
   socket: WebSocket;
+  /** Index of the flush group this socket belongs to. */
+  group: number;
   subscriptions: Map<string, Subscription>;
   /** Fragments `"key":{…}` of the frame being built in this flush. */
   parts: string[];
@@ -59,14 +71,35 @@ function messageOf(instrument: Instrument, md: MarketData): SymbolMessage {
   return instrument.maturityDate ? { md, expiration: instrument.maturityDate } : { md };
 }
 
+/** JSON.stringify(messageOf(instrument, md)), from `md` already serialized when there is one. */
+function messageJsonOf(instrument: Instrument, md: MarketData, mdJson: string | null): string {
+  const mdText = mdJson ?? JSON.stringify(md);
+  return instrument.maturityDate ? `{"md":${mdText},"expiration":${JSON.stringify(instrument.maturityDate)}}` : `{"md":${mdText}}`;
+}
+
+/** The sockets of one exchange symbol, and its latest state as the message every socket gets. */
+interface Watcher {
+  /** Subscriptions by flush group. */
+  byGroup: Set<Subscription>[];
+  stop: () => void;
+  /** The latest state the hub gave, the hub's JSON of it if any, and its message once serialized: once per state, not per group. */
+  md: MarketData | null;
+  mdJson: string | null;
+  message: string | null;
+}
+
 /** Per-symbol fan-out from the hub to the sockets of this process. */
 function createFanout(market: MarketService) {
-  /** Subscriptions per exchange symbol, and the hub listener that feeds them. */
-  const watchers = new Map<string, { subscriptions: Set<Subscription>; stop: () => void }>();
-  /** Symbols updated since the last flush, with their latest state. */
-  const dirty = new Map<string, MarketData>();
-  let scheduled = false;
-  let lastFlush = -Infinity;
+  const groupCount = MARKET_LIMITS.flushGroups;
+  /** Per flush group: symbols updated since its last flush, with their latest state. */
+  const groups = Array.from({ length: groupCount }, () => ({
+    dirty: new Map<string, MarketData>(),
+    scheduled: false,
+    lastFlush: -Infinity,
+    clients: 0,
+  }));
+  /** Per exchange symbol: its subscriptions by flush group, and the hub listener that feeds them. */
+  const watchers = new Map<string, Watcher>();
   let epoch = 0;
 
   function frameOf(client: MarketClient, parts: string[]): void {
@@ -98,17 +131,19 @@ function createFanout(market: MarketService) {
     if (parts.length > 0) frameOf(client, parts);
   }
 
-  function flush(): void {
-    scheduled = false;
-    lastFlush = performance.now();
+  function flush(index: number): void {
+    const group = groups[index]!;
+    group.scheduled = false;
+    group.lastFlush = performance.now();
     epoch += 1;
     const touched: MarketClient[] = [];
-    for (const [symbol, md] of dirty) {
-      const entry = watchers.get(symbol);
-      if (!entry) continue;
-      let json: string | null = null; // serialized once for every socket that gets it
+    for (const [symbol, md] of group.dirty) {
+      const watcher = watchers.get(symbol);
+      if (!watcher) continue;
+      const subscriptions = watcher.byGroup[index]!;
+      let json: string | null = null; // serialized once per state for every socket that gets it
       let fragment: string | null = null; // `"symbol":{…}`, shared by every socket that wrote the symbol as the exchange does
-      for (const subscription of entry.subscriptions) {
+      for (const subscription of subscriptions) {
         const { client } = subscription;
         if (client.flushEpoch !== epoch) {
           client.flushEpoch = epoch;
@@ -119,12 +154,12 @@ function createFanout(market: MarketService) {
           hold(client, subscription.key, md);
           continue;
         }
-        json ??= JSON.stringify(messageOf(subscription.instrument, md));
+        json ??= watcher.md === md ? (watcher.message ??= messageJsonOf(subscription.instrument, md, watcher.mdJson)) : messageJsonOf(subscription.instrument, md, null);
         if (subscription.key === symbol) client.parts.push((fragment ??= `${subscription.keyJson}:${json}`));
         else client.parts.push(`${subscription.keyJson}:${json}`);
       }
     }
-    dirty.clear();
+    group.dirty.clear();
     for (const client of touched) {
       const { parts } = client;
       client.parts = [];
@@ -132,38 +167,62 @@ function createFanout(market: MarketService) {
     }
   }
 
-  function onUpdate(symbol: string, md: MarketData): void {
+  function schedule(index: number): void {
+    const group = groups[index]!;
+    group.scheduled = true;
+    const wait = group.lastFlush + MARKET_LIMITS.flushIntervalMs - performance.now();
+    if (wait <= 0) setImmediate(flush, index);
+    else setTimeout(flush, wait, index);
+  }
+
+  function onUpdate(symbol: string, md: MarketData, mdJson?: string): void {
     const watching = watchers.get(symbol);
-    if (dirty.has(symbol) && watching) market.stats.coalesced += watching.subscriptions.size;
-    dirty.set(symbol, md);
-    if (!scheduled) {
-      scheduled = true;
-      const wait = lastFlush + MARKET_LIMITS.flushIntervalMs - performance.now();
-      if (wait <= 0) setImmediate(flush);
-      else setTimeout(flush, wait);
+    if (!watching) return;
+    watching.md = md;
+    watching.mdJson = mdJson ?? null;
+    watching.message = null;
+    for (let index = 0; index < groupCount; index++) {
+      const subscriptions = watching.byGroup[index]!;
+      if (subscriptions.size === 0) continue;
+      const group = groups[index]!;
+      if (group.dirty.has(symbol)) market.stats.coalesced += subscriptions.size;
+      group.dirty.set(symbol, md);
+      if (!group.scheduled) schedule(index);
     }
   }
 
   return {
+    /** The flush group of a new socket: the one with the fewest sockets. */
+    join(): number {
+      let best = 0;
+      for (let index = 1; index < groupCount; index++) if (groups[index]!.clients < groups[best]!.clients) best = index;
+      groups[best]!.clients += 1;
+      return best;
+    },
+    leave(index: number): void {
+      groups[index]!.clients -= 1;
+    },
     add(subscription: Subscription): void {
       const symbol = subscription.instrument.instrumentId.symbol;
       let entry = watchers.get(symbol);
       if (!entry) {
-        entry = { subscriptions: new Set(), stop: () => {} };
+        entry = { byGroup: groups.map(() => new Set<Subscription>()), stop: () => {}, md: null, mdJson: null, message: null };
         watchers.set(symbol, entry);
         entry.stop = market.hub.subscribe(symbol, onUpdate);
       }
-      entry.subscriptions.add(subscription);
+      entry.byGroup[subscription.client.group]!.add(subscription);
     },
     remove(subscription: Subscription): void {
       const symbol = subscription.instrument.instrumentId.symbol;
       const entry = watchers.get(symbol);
       if (!entry) return;
-      entry.subscriptions.delete(subscription);
+      const index = subscription.client.group;
+      const subscriptions = entry.byGroup[index]!;
+      subscriptions.delete(subscription);
       subscription.client.pending.delete(subscription.key);
-      if (entry.subscriptions.size === 0) {
+      if (subscriptions.size === 0) groups[index]!.dirty.delete(symbol);
+      if (entry.byGroup.every((set) => set.size === 0)) {
         watchers.delete(symbol);
-        dirty.delete(symbol);
         entry.stop();
       }
     },
@@ -175,6 +234,7 @@ function createMarketClient(session: SocketSession, market: MarketService, fanou
   const { socket, send } = session;
   const client: MarketClient = {
     socket,
+    group: fanout.join(),
     user: { id: session.user.id, username: session.user.username },
     openedAt,
     keys: () => client.subscriptions.keys(),
@@ -218,8 +278,10 @@ function createMarketClient(session: SocketSession, market: MarketService, fanou
       fanout.remove(subscription);
     },
     close(): void {
+      if (client.closed) return;
       client.closed = true;
       market.clients.delete(client);
+      fanout.leave(client.group);
       for (const subscription of client.subscriptions.values()) fanout.remove(subscription);
       client.subscriptions.clear();
       client.pending.clear();

@@ -248,6 +248,28 @@ describe('market socket on sqlite', () => {
       expect(keysOf(await nextMessage(one))).toEqual(['BYMA:GD30']);
       expect(keysOf(await nextMessage(two))).toEqual(['BYMA:GD30', 'BYMA:GGAL']);
     });
+
+    it('reaches the sockets of every flush group with the same latest state, a symbol written two ways included', async () => {
+      // More sockets than groups, so each group has some; each watches the future as written
+      // by the exchange or with the prefix, and a share only half of them.
+      const [future] = dollarFutures();
+      const plain = future!.instrumentId.symbol;
+      const count = MARKET_LIMITS.flushGroups * 2 + 1;
+      const watchers: { socket: WebSocket; keys: string[] }[] = [];
+      for (let i = 0; i < count; i++) {
+        const socket = await marketSocket();
+        const keys = [i % 2 === 0 ? plain : `ROFEX:${plain}`, ...(i % 3 === 0 ? ['BYMA:GGAL'] : [])];
+        for (const key of keys) await subscribe(socket, key);
+        watchers.push({ socket, keys: keys.sort() });
+      }
+      const frames = watchers.map(({ socket }) => nextMessage(socket));
+      advanceUntilUpdated([plain, 'BYMA:GGAL']);
+      const received = (await Promise.all(frames)) as Record<string, SymbolEntry>[];
+      received.forEach((frame, i) => {
+        expect(keysOf(frame), `socket ${i}`).toEqual(watchers[i]!.keys);
+        for (const key of watchers[i]!.keys) expect(frame[key], `socket ${i} ${key}`).toEqual(latestEntry(key));
+      });
+    });
   });
 
   describe('batch subscribe', () => {
