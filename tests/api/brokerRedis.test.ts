@@ -4,7 +4,7 @@
 // (503), and when it dies its sessions are gone (404) and a new one works on the survivor.
 // Runs when TEST_REDIS_URL is set; on PostgreSQL (a schema of its own) when TEST_DATABASE_URL
 // is set too, else on one SQLite file both processes open.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,13 +26,13 @@ import {
   session,
   type Session,
 } from './helpers.js';
+import { startServerProcess } from './serverProcess.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || null;
 if (!redisUrl) console.log('Broker-on-Redis API tests skipped: TEST_REDIS_URL is not set');
 else if (!postgresUrl) console.log('Broker-on-Redis API tests run on a shared SQLite file: TEST_DATABASE_URL is not set');
 
-const root = path.resolve(import.meta.dirname, '../..');
 const prefix = `visores-test-${randomBytes(4).toString('hex')}:`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-broker-redis-'));
 const schema = `t_${randomBytes(6).toString('hex')}`;
@@ -65,32 +65,16 @@ async function sharedDatabaseUrl(): Promise<string | null> {
 
 async function startProcess(): Promise<Server> {
   const database = await sharedDatabaseUrl();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        ...(database ? { DATABASE_URL: database } : {}),
-        STATIC_DIR: path.join(dataDir, 'no-client'),
-        LOG_LEVEL: 'warn',
-        REDIS_URL: redisUrl!,
-        REDIS_PREFIX: prefix,
-        SIM_TICKS_PER_SECOND: '200',
-      },
-    });
-    children.push(child);
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at http:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
-      if (match) resolve({ baseUrl: `http://127.0.0.1:${match[1]}`, wsUrl: `ws://127.0.0.1:${match[1]}/ws/positions`, child });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before it started:\n${output}`)));
+  const started = await startServerProcess({
+    DATA_DIR: dataDir,
+    ...(database ? { DATABASE_URL: database } : {}),
+    SIM_TICKS_PER_SECOND: '200',
+    STATIC_DIR: path.join(dataDir, 'no-client'),
+    REDIS_URL: redisUrl!,
+    REDIS_PREFIX: prefix,
   });
+  children.push(started.child);
+  return { baseUrl: started.baseUrl, wsUrl: started.wsUrl('/ws/positions'), child: started.child };
 }
 
 afterAll(async () => {

@@ -1,7 +1,7 @@
 // Past one machine (issue 4): two real server processes on one Redis. A client on one gets
 // ticks produced by the feed on the other, and when the feed's process dies the other
 // takes the feed over. Runs when TEST_REDIS_URL is set.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,11 +9,11 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN, authenticate, DEMO, openSocket, signIn } from './helpers.js';
+import { startServerProcess } from './serverProcess.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
 if (!redisUrl) console.log('Redis API tests skipped: TEST_REDIS_URL is not set');
 
-const root = path.resolve(import.meta.dirname, '../..');
 const prefix = `visores-test-${randomBytes(4).toString('hex')}:`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-redis-'));
 const children: ChildProcess[] = [];
@@ -24,32 +24,16 @@ interface Server {
   child: ChildProcess;
 }
 
-function startProcess(): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        HOST: '127.0.0.1',
-        PORT: '0',
-        DATA_DIR: dataDir,
-        STATIC_DIR: path.join(dataDir, 'no-client'),
-        LOG_LEVEL: 'warn',
-        REDIS_URL: redisUrl!,
-        REDIS_PREFIX: prefix,
-        SIM_TICKS_PER_SECOND: '400',
-      },
-    });
-    children.push(child);
-    let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at http:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
-      if (match) resolve({ baseUrl: `http://127.0.0.1:${match[1]}`, wsUrl: `ws://127.0.0.1:${match[1]}/ws/market`, child });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`server exited (${code}) before it started:\n${output}`)));
+async function startProcess(): Promise<Server> {
+  const started = await startServerProcess({
+    DATA_DIR: dataDir,
+    SIM_TICKS_PER_SECOND: '400',
+    STATIC_DIR: path.join(dataDir, 'no-client'),
+    REDIS_URL: redisUrl!,
+    REDIS_PREFIX: prefix,
   });
+  children.push(started.child);
+  return { baseUrl: started.baseUrl, wsUrl: started.wsUrl('/ws/market'), child: started.child };
 }
 
 async function feedState(server: Server, token: string, name: string): Promise<string> {

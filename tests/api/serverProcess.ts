@@ -1,0 +1,31 @@
+// A real server process (server/main.ts, as `npm start` runs it) on a free port, for tests
+// that need more than one process (Redis) or to kill one. Resolves once it says where it runs.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
+  baseUrl: string;
+  /** ws://127.0.0.1:<port><socketPath> */
+  wsUrl(socketPath: string): string;
+  child: ChildProcess;
+}
+
+/** Starts server/main.ts with `env` over this process's environment, on 127.0.0.1 and a free port. */
+export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+      cwd: root,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at http:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
+      if (match) resolve({ baseUrl: `http://127.0.0.1:${match[1]}`, wsUrl: (socketPath) => `ws://127.0.0.1:${match[1]}${socketPath}`, child });
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`server exited (${code}) before it started:\n${output}`)));
+  });
+}
