@@ -2,6 +2,7 @@
 // table lists the same names; keep the two in step.
 import path from 'node:path';
 import type { SimulatorSettings } from './market/simulator.js';
+import { DEFAULT_COST, type ScryptCost } from './auth/password.js';
 
 export interface Config {
   /** TCP port for app, API and websockets. */
@@ -30,6 +31,12 @@ export interface Config {
   allowedOrigins: string[];
   /** Time a new socket has to send its auth message. */
   socketAuthTimeoutMs: number;
+  /**
+   * scrypt cost of new password hashes. Not a setting of the environment: a weaker hash is
+   * never what a deployment wants; only the API tests lower it, as each of their hundreds of
+   * fresh servers hashes and checks passwords (each hash keeps its cost, so checks still work).
+   */
+  passwordCost: ScryptCost;
   /** Create demo/demo1234 and admin/admin1234 when the database has no users. */
   seedDemoUsers: boolean;
   /** Trust X-Forwarded-* headers (behind a reverse proxy). */
@@ -111,6 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
       .map((origin) => origin.trim().replace(/\/+$/, ''))
       .filter(Boolean),
     socketAuthTimeoutMs: int(env, 'SOCKET_AUTH_TIMEOUT_SECONDS', 10, 1) * 1000,
+    passwordCost: DEFAULT_COST,
     seedDemoUsers: bool(env, 'SEED_DEMO_USERS', true),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from './password.js';
+import { DEFAULT_COST, hashPassword, verifyPassword } from './password.js';
 import { hashToken, newToken } from './tokens.js';
 
 describe('password hashing', () => {
@@ -15,6 +15,15 @@ describe('password hashing', () => {
   it('salts: the same password hashes differently each time', async () => {
     const [a, b] = await Promise.all([hashPassword('same'), hashPassword('same')]);
     expect(a).not.toBe(b);
+  });
+
+  it('stores its cost in the hash: the default one, or another given, and either verifies', async () => {
+    const strong = await hashPassword('demo1234');
+    expect(strong.split('$').slice(1, 4).map(Number)).toEqual([DEFAULT_COST.N, DEFAULT_COST.r, DEFAULT_COST.p]);
+    const cheap = await hashPassword('demo1234', { N: 2 ** 10, r: 8, p: 1 });
+    expect(cheap.split('$').slice(1, 4).map(Number)).toEqual([1024, 8, 1]);
+    await expect(verifyPassword('demo1234', cheap)).resolves.toBe(true);
+    await expect(verifyPassword('demo12345', cheap)).resolves.toBe(false);
   });
 
   it('refuses malformed stored hashes instead of throwing', async () => {

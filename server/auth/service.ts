@@ -6,10 +6,12 @@ import { operatorLogRepo } from '../db/operatorLog.js';
 import type { UserRow } from '../db/schema.js';
 import { sessionsRepo } from '../db/sessions.js';
 import { toPublicUser, usernameKey, usersRepo } from '../db/users.js';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from './password.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword, type ScryptCost } from './password.js';
 import { hashToken, newToken } from './tokens.js';
 
 export interface AuthPolicy {
+  /** The scrypt cost of new password hashes (each hash keeps its own). */
+  passwordCost: ScryptCost;
   sessionIdleMs: number;
   sessionAbsoluteMs: number;
   loginMaxFailures: number;
@@ -41,6 +43,8 @@ export function createAuthService(db: Db, dialect: Dialect, now: () => number, p
     users,
     sessions,
     log,
+    /** A new password's hash, at the configured cost. */
+    hashPassword: (password: string) => hashPassword(password, policy.passwordCost),
 
     async login(username: string, password: string, client: ClientInfo): Promise<LoginResult> {
       const key = usernameKey(username);
@@ -51,7 +55,7 @@ export function createAuthService(db: Db, dialect: Dialect, now: () => number, p
         return { ok: false, reason: 'blocked', retryAfterMs };
       }
       const user = await users.findByUsername(username);
-      const passwordOk = user ? await verifyPassword(password, user.password_hash) : await verifyAgainstDummy(password);
+      const passwordOk = user ? await verifyPassword(password, user.password_hash) : await verifyAgainstDummy(password, policy.passwordCost);
       if (!user || !passwordOk) {
         await failures.record(key, client.ip);
         await log.add({ userId: user?.id ?? null, username: username.trim(), action: 'login_failed', ip: client.ip });
@@ -83,7 +87,7 @@ export function createAuthService(db: Db, dialect: Dialect, now: () => number, p
       if ((await users.count()) > 0) return [];
       const created: string[] = [];
       for (const demo of DEMO_USERS) {
-        const row = await users.create({ ...demo, passwordHash: await hashPassword(demo.password) });
+        const row = await users.create({ ...demo, passwordHash: await hashPassword(demo.password, policy.passwordCost) });
         if (row) created.push(row.username);
       }
       return created;

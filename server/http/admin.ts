@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CreateUserRequest, LogQuery, UpdateUserRequest, type AdminUser, type OperatorLogItem } from '../../src/protocol/admin.js';
-import { hashPassword } from '../auth/password.js';
 import type { UserRow } from '../db/schema.js';
 import type { AppContext } from './context.js';
 import { HttpError, parseBody } from './errors.js';
@@ -77,7 +76,7 @@ export function adminRoutes(ctx: AppContext) {
 
     app.post('/admin/users', async (request, reply) => {
       const input = parseBody(CreateUserRequest, request.body);
-      const created = await users.create({ ...input, passwordHash: await hashPassword(input.password) });
+      const created = await users.create({ ...input, passwordHash: await ctx.auth.hashPassword(input.password) });
       if (!created) throw new HttpError(409, ADMIN_MESSAGES.taken(input.username));
       await record(request, 'admin_user_create', { user_id: created.id, username: created.username, role: created.role });
       reply.code(201);
@@ -91,7 +90,7 @@ export function adminRoutes(ctx: AppContext) {
         lastName: input.lastName,
         role: input.role,
         disabled: input.disabled,
-        passwordHash: input.password == null ? undefined : await hashPassword(input.password),
+        passwordHash: input.password == null ? undefined : await ctx.auth.hashPassword(input.password),
       });
       if (!result.ok) throw result.reason === 'not_found' ? new HttpError(404, ADMIN_MESSAGES.userNotFound) : new HttpError(409, ADMIN_MESSAGES.lastAdmin);
       if (input.password != null || input.disabled === true) await endSessions(result.user.id);

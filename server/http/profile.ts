@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { ChangePasswordRequest, UpdateProfileRequest } from '../../src/protocol/admin.js';
-import { hashPassword, verifyPassword } from '../auth/password.js';
+import { verifyPassword } from '../auth/password.js';
 import { toPublicUser } from '../db/users.js';
 import type { AppContext } from './context.js';
 import { HttpError, parseBody } from './errors.js';
@@ -30,7 +30,7 @@ export function profileRoutes(ctx: AppContext) {
       const { current, next } = parseBody(ChangePasswordRequest, request.body);
       if (!(await verifyPassword(current, user.password_hash))) throw new HttpError(400, PROFILE_MESSAGES.wrongPassword);
       if (current === next) throw new HttpError(400, PROFILE_MESSAGES.samePassword);
-      await users.setPasswordHash(user.id, await hashPassword(next));
+      await users.setPasswordHash(user.id, await ctx.auth.hashPassword(next));
       // Every other session ends: a changed password locks out whoever else had it.
       const ended = await sessions.revokeAllOfUser(user.id, request.tokenHash!);
       for (const tokenHash of ended) ctx.sockets.closeSession(tokenHash);

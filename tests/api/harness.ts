@@ -113,6 +113,9 @@ async function prepareDatabase(target: DatabaseTarget, dataDir: string): Promise
   };
 }
 
+/** scrypt cost of the passwords of the servers this harness starts. */
+export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 };
+
 /** Builds and starts a server; `overrides` replace settings after they are read from the env. */
 export async function startServer(target: DatabaseTarget, overrides: Partial<Config> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'visores-api-'));
@@ -136,6 +139,9 @@ export async function startServer(target: DatabaseTarget, overrides: Partial<Con
       LOG_LEVEL: 'warn',
     }),
     databaseUrl: database.databaseUrl,
+    // Cheap hashes: scrypt at the real cost (~100 ms a hash or check) was most of the API
+    // tests' time. server/auth/password.test.ts covers the real cost.
+    passwordCost: TEST_PASSWORD_COST,
     ...overrides,
   };
 
