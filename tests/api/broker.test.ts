@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fill, Position, PositionsSnapshot } from '../../src/protocol/broker.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
-import { ADMIN, createUser, expectErrorResponse, expectSuccess, pollUntil, session, type Session } from './helpers.js';
+import { ADMIN, createUser, expectErrorResponse, expectSuccess, pollUntil, positionsOf, session, type Session } from './helpers.js';
 
 const [sqlite] = databaseTargets();
 
@@ -49,19 +49,6 @@ describe('paper broker over HTTP on sqlite', () => {
   async function connectPaper(user: Session): Promise<{ sessionId: string; accounts: string[] }> {
     const body = expectSuccess<{ sessionId: string; accounts: string[] }>(await user.api.post('/api/primary/sessions/connect', { url: 'sim://' }));
     return { sessionId: body.sessionId, accounts: body.accounts };
-  }
-
-  /** The snapshot once the watch has warmed up (202 until then). */
-  async function positionsOf(user: Session, account: string): Promise<PositionsSnapshot> {
-    return pollUntil(`positions of ${account}`, async () => {
-      const response = await user.api.get(`/api/accounts/${account}/positions`);
-      if (response.status === 202) {
-        expect(response.body).toEqual({ status: 'warming_up' });
-        return null;
-      }
-      expect(response.status, response.text).toBe(200);
-      return response.body as PositionsSnapshot;
-    });
   }
 
   async function fillsOf(user: Session, account: string): Promise<Fill[]> {

@@ -13,7 +13,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
-import type { Fill, PositionsPush, PositionsSnapshot } from '../../src/protocol/broker.js';
+import type { Fill, PositionsPush } from '../../src/protocol/broker.js';
 import {
   ADMIN,
   createUser,
@@ -22,9 +22,9 @@ import {
   nextMessageWhere,
   openAuthenticatedSocket,
   pollUntil,
+  positionsOf,
   sendJson,
   session,
-  type Session,
 } from './helpers.js';
 import { startServerProcess } from './serverProcess.js';
 
@@ -92,22 +92,6 @@ afterAll(async () => {
 const channelOf = (account: string) => `POS:primary:${account}`;
 
 /** The snapshot once warmed up (202 until then). */
-async function positionsOf(user: Session, account: string, timeoutMs?: number): Promise<PositionsSnapshot> {
-  return pollUntil(
-    `positions of ${account}`,
-    async () => {
-      const response = await user.api.get(`/api/accounts/${account}/positions`);
-      if (response.status === 202) {
-        expect(response.body).toEqual({ status: 'warming_up' });
-        return null;
-      }
-      expect(response.status, response.text).toBe(200);
-      return response.body as PositionsSnapshot;
-    },
-    timeoutMs,
-  );
-}
-
 /** The next push of `channel` on the socket (other messages fail the test). */
 async function nextPush(socket: WebSocket, channel: string): Promise<PositionsPush> {
   const { message, skipped } = await nextMessageWhere(socket, (m) => typeof m === 'object' && m != null && channel in m);

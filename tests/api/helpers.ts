@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { ErrorResponse, LoginResponse, type PublicUser } from '../../src/protocol/auth.js';
+import type { PositionsSnapshot } from '../../src/protocol/broker.js';
 
 export const DEMO = { username: 'demo', password: 'demo1234' } as const;
 export const ADMIN = { username: 'admin', password: 'admin1234' } as const;
@@ -358,6 +359,23 @@ export async function pollUntil<T>(what: string, probe: () => Promise<T | null |
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
+}
+
+/** A watched account's positions once its watch has warmed up (202 {status:'warming_up'} until then). */
+export async function positionsOf(user: Session, account: string, timeoutMs?: number): Promise<PositionsSnapshot> {
+  return pollUntil(
+    `positions of ${account}`,
+    async () => {
+      const response = await user.api.get(`/api/accounts/${account}/positions`);
+      if (response.status === 202) {
+        expect(response.body).toEqual({ status: 'warming_up' });
+        return null;
+      }
+      expect(response.status, response.text).toBe(200);
+      return response.body as PositionsSnapshot;
+    },
+    timeoutMs,
+  );
 }
 
 /** Reads messages in order until one matches; returns it and the ones read before it. */

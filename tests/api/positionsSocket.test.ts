@@ -21,6 +21,7 @@ import {
   nextMessageWhere,
   openAuthenticatedSocket,
   pollUntil,
+  positionsOf,
   sendJson,
   session,
   type Session,
@@ -65,15 +66,6 @@ describe('positions socket on sqlite', () => {
     expectSuccess(await user.api.post(`/api/accounts/${account}/watch`, { sessionId: connected.sessionId }));
     await positionsOf(user, account);
     return { user, account };
-  }
-
-  async function positionsOf(user: Session, account: string): Promise<PositionsSnapshot> {
-    return pollUntil(`positions of ${account}`, async () => {
-      const response = await user.api.get(`/api/accounts/${account}/positions`);
-      if (response.status === 202) return null;
-      expect(response.status, response.text).toBe(200);
-      return response.body as PositionsSnapshot;
-    });
   }
 
   async function subscribe(socket: WebSocket, account: string): Promise<Message> {
