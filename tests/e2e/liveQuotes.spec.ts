@@ -3,6 +3,7 @@
 // resumes live prices by itself after the server dies and comes back. A symbol shown again
 // while the server is down shows its cached price, marked stale, until live data arrives.
 // Without SharedWorker each tab runs the same data worker as a dedicated Worker.
+// A ticker typed alone on the board is added as its best match; unknown text says so.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ADMIN, DEMO } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
@@ -194,5 +195,24 @@ test('without SharedWorker each tab runs the data worker as a dedicated Worker: 
   await second.close();
   await expect.poll(async () => (await demoSockets()).map((socket) => socket.symbols)).toEqual([[DOLLAR]]);
   await expectLivePrices(first, DOLLAR);
+  await context.close();
+});
+
+test('a ticker typed alone is added as its best match; text that matches nothing says so and adds nothing', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const context = await signedInContext(browser);
+  const page = await context.newPage();
+  await page.goto('/test');
+  const input = page.getByLabel('Agregar símbolo');
+  await input.fill('ggal');
+  await page.getByRole('button', { name: 'Agregar', exact: true }).click();
+  await expectLivePrices(page, SHARE);
+  await expect(input).toHaveValue('');
+
+  await input.fill('XYZ123');
+  await input.press('Enter');
+  await expect(page.getByText('No se encontró el símbolo «XYZ123»')).toBeVisible();
+  await expect(page.locator('[role="row"][data-symbol]')).toHaveCount(1);
+  await expect(input).toHaveValue('XYZ123');
   await context.close();
 });

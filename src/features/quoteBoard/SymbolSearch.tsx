@@ -1,5 +1,9 @@
-// Finds instruments with POST /api/visores/search and adds the chosen one to the board; a
-// symbol typed in full (Enter) is added as written, so any symbol the socket knows works.
+// Finds instruments with POST /api/visores/search and adds the chosen one to the board. Text
+// submitted without picking a hit (Enter, Agregar) is searched once more: a symbol typed in
+// full is added as the exchange writes it, a ticker alone (AL30) as its best match (the 24hs
+// line), and text that matches nothing says so instead of adding a row that never fills. An
+// exchange-prefixed symbol (ROFEX:…, BYMA:…) is added as written, and so is any text while the
+// search cannot be reached (offline, the socket still knows every spelling).
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { ApiError, apiRequest } from '../../data/api';
 import { getToken } from '../../data/session';
@@ -48,15 +52,26 @@ export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
     onAdd(symbol);
     setText('');
     setHits([]);
+    setError(null);
   };
-  const submit = (event: FormEvent) => {
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const symbol = text.trim();
-    if (symbol) add(hits.find((hit) => hit.symbol.toUpperCase() === symbol.toUpperCase())?.symbol ?? symbol);
+    const typed = text.trim();
+    if (!typed) return;
+    if (typed.includes(':')) return add(typed);
+    let found: SearchHit[];
+    try {
+      found = (await apiRequest<{ data: SearchHit[] }>('/visores/search', { method: 'POST', body: { symbol: typed }, token: getToken() })).data;
+    } catch {
+      return add(typed);
+    }
+    const chosen = found.find((hit) => hit.symbol.toUpperCase() === typed.toUpperCase()) ?? found[0];
+    if (chosen) add(chosen.symbol);
+    else setError(`No se encontró el símbolo «${typed}»`);
   };
 
   return (
-    <form className="quote-search" onSubmit={submit} role="search">
+    <form className="quote-search" onSubmit={(event) => void submit(event)} role="search">
       <label htmlFor={`${listId}-input`}>Agregar símbolo</label>
       <div className="quote-search__row">
         <input
