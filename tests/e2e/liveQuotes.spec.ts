@@ -209,8 +209,14 @@ test('a ticker typed alone is added as its best match; text that matches nothing
   await expectLivePrices(page, SHARE);
   await expect(input).toHaveValue('');
 
+  // The answer stays after the live search of the same text lands (it used to clear it).
+  let searches = 0;
+  page.on('response', (response) => {
+    if (response.url().endsWith('/api/visores/search')) searches += 1;
+  });
   await input.fill('XYZ123');
   await input.press('Enter');
+  await expect.poll(() => searches).toBeGreaterThanOrEqual(2);
   await expect(page.getByText('No se encontró el símbolo «XYZ123»')).toBeVisible();
   await expect(page.locator('[role="row"][data-symbol]')).toHaveCount(1);
   await expect(input).toHaveValue('XYZ123');

@@ -19,14 +19,18 @@ const SEARCH_DELAY_MS = 250;
 export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
   const [text, setText] = useState('');
   const [hits, setHits] = useState<SearchHit[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  /** The live search's failure, and the last submit's answer: kept apart, so a search that
+   * lands after a submit does not clear what the submit said. */
+  const [searchError, setSearchError] = useState<string | null>(null);
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const error = submitError ?? searchError;
   const listId = useId();
 
   useEffect(() => {
     const query = text.trim();
     if (query.length < 2) {
       setHits([]);
-      setError(null);
+      setSearchError(null);
       return;
     }
     const controller = new AbortController();
@@ -34,12 +38,12 @@ export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
       apiRequest<{ data: SearchHit[] }>('/visores/search', { method: 'POST', body: { symbol: query }, token: getToken(), signal: controller.signal })
         .then((answer) => {
           setHits(answer.data.slice(0, 20));
-          setError(null);
+          setSearchError(null);
         })
         .catch((failure: unknown) => {
           if (controller.signal.aborted) return;
           setHits([]);
-          setError(failure instanceof ApiError ? failure.message : 'No se pudo buscar');
+          setSearchError(failure instanceof ApiError ? failure.message : 'No se pudo buscar');
         });
     }, SEARCH_DELAY_MS);
     return () => {
@@ -52,7 +56,7 @@ export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
     onAdd(symbol);
     setText('');
     setHits([]);
-    setError(null);
+    setSubmitError(null);
   };
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -67,7 +71,7 @@ export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
     }
     const chosen = found.find((hit) => hit.symbol.toUpperCase() === typed.toUpperCase()) ?? found[0];
     if (chosen) add(chosen.symbol);
-    else setError(`No se encontró el símbolo «${typed}»`);
+    else setSubmitError(`No se encontró el símbolo «${typed}»`);
   };
 
   return (
@@ -78,7 +82,10 @@ export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
           id={`${listId}-input`}
           type="search"
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onChange={(event) => {
+            setText(event.target.value);
+            setSubmitError(null);
+          }}
           placeholder="Buscar símbolo (p. ej. DLR, AL30, GGAL)"
           autoComplete="off"
         />
