@@ -77,10 +77,18 @@ test('dropping on Favoritos makes a favourite; dragging it back to the tree remo
 
 test('keyboard: Space lifts a row, arrows move it, Space drops it', async ({ page }) => {
   const handle = row(workspaceTree(page), 'Bonos').first().getByRole('button', { name: 'Mover Bonos' });
+  // dnd-kit announces each step in its live region; the next key waits for the last one's
+  // announcement (a key pressed before the lift has measured the rows would be lost).
+  const announcements = page.locator('[id^="DndLiveRegion"]');
+  const pressAndWait = async (key: string) => {
+    const before = (await announcements.textContent()) ?? '';
+    await page.keyboard.press(key);
+    await expect(announcements).not.toHaveText(before);
+  };
   await handle.focus();
-  await page.keyboard.press('Space');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('ArrowUp');
-  await page.keyboard.press('Space');
+  await pressAndWait('Space');
+  await pressAndWait('ArrowUp');
+  await pressAndWait('ArrowUp');
+  await pressAndWait('Space');
   await expect.poll(() => treeOrder(page)).toEqual(['0:Bonos', '0:Futuros', '0:Merval']);
 });
