@@ -1,10 +1,14 @@
-// npm run bench:fanout [-- --clients 1000 --symbols-per-client 20 --rate 5000 --seconds 30 --redis redis://127.0.0.1:6379 --skip-redis --skip-in-process]
+// npm run bench:fanout [-- --clients 1000 --symbols-per-client 20 --rate 5000 --seconds 30 --redis redis://127.0.0.1:6379 --skip-redis --skip-in-process --skip-two-processes]
 //
 // Starts the real server (a child process, as `npm start` runs it), connects N websocket
 // clients each subscribed to 20 of the catalogue's 500 symbols, runs the simulator at R
 // ticks per second in all, and prints: delivered messages and symbol updates per second,
 // p50/p99 latency from tick to client, updates the server merged for slow clients, server
-// CPU and peak RSS. Then the same with REDIS_URL (ticks through Redis pub/sub).
+// CPU and peak RSS. Then the same with REDIS_URL: one process that runs the feeds, publishes
+// every tick to Redis and serves the clients (its own clients get its ticks at once); and two
+// processes on that Redis, the feeds in one and every client on the other, so every tick a
+// client gets went through Redis pub/sub (the server columns are the clients' process; the
+// feed process's own figures follow the table).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,6 +27,7 @@ const { values } = parseArgs({
     redis: { type: 'string', default: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' },
     'skip-redis': { type: 'boolean', default: false },
     'skip-in-process': { type: 'boolean', default: false },
+    'skip-two-processes': { type: 'boolean', default: false },
   },
 });
 const CLIENTS = Number(values.clients);
@@ -51,6 +56,8 @@ interface Result {
   malformedFrames: number;
   peakRssMb: number;
   clients: number;
+  /** Two-process runs: the feed process's CPU % and peak RSS. */
+  feedProcess: { cpuPercent: number; peakRssMb: number } | null;
 }
 
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
@@ -103,7 +110,7 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function run(label: string, redisUrl: string | null): Promise<Result> {
+async function run(label: string, redisUrl: string | null, twoProcesses = false): Promise<Result> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-bench-'));
   const env: Record<string, string> = {
     HOST: '127.0.0.1',
@@ -115,7 +122,19 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
     SIM_TICKS_PER_SECOND: String(Math.round(RATE / 2)),
   };
   if (redisUrl) Object.assign(env, { REDIS_URL: redisUrl, REDIS_PREFIX: `visores-bench-${randomBytes(4).toString('hex')}:` });
-  const { child, port } = await startServer(env);
+  const children: ChildProcess[] = [];
+  let feedProcess: { child: ChildProcess; port: number } | null = null;
+  if (twoProcesses) {
+    // The first process takes both feed locks; the clients' process, started after, runs none.
+    feedProcess = await startServer(env);
+    children.push(feedProcess.child);
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  const { child, port } = await startServer(env).catch((error: unknown) => {
+    feedProcess?.child.kill('SIGTERM');
+    throw error;
+  });
+  children.push(child);
   const base = `http://127.0.0.1:${port}/api`;
   try {
     const post = async (p: string, body: unknown, token?: string) =>
@@ -123,7 +142,14 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
     const { token } = (await post('/login', { username: 'demo', password: 'demo1234' })) as { token: string };
     const { token: adminToken } = (await post('/login', { username: 'admin', password: 'admin1234' })) as { token: string };
     const instruments = ((await (await fetch(`${base}/visores/primary/instruments`, { headers: { authorization: `Bearer ${token}` } })).json()) as { instruments: { instrumentId: { symbol: string } }[] }).instruments.map((i) => i.instrumentId.symbol);
-    const stats = async () => ((await (await fetch(`${base}/admin/feeds`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as { stats: { coalesced: number; published: number } }).stats;
+    const feedsOf = async (serverPort: number) =>
+      (await (await fetch(`http://127.0.0.1:${serverPort}/api/admin/feeds`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as {
+        stats: { coalesced: number; published: number };
+        data: { name: string; state: string }[];
+      };
+    if (feedProcess && (await feedsOf(port)).data.some((feed) => feed.state === 'running')) throw new Error("the clients' process runs a feed: the feed process did not take the locks");
+    // Updates merged for slow clients are counted where the clients are; ticks where they are published.
+    const stats = async () => ({ coalesced: (await feedsOf(port)).stats.coalesced, published: (await feedsOf(feedProcess?.port ?? port)).stats.published });
 
     const random = seededRandom(7);
     const latencies = new Float64Array(64 * 1024 * 1024 / 8);
@@ -186,6 +212,7 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
     }
     const before = await stats();
     const cpuBefore = cpuSeconds(child.pid!);
+    const feedCpuBefore = feedProcess ? cpuSeconds(feedProcess.child.pid!) : 0;
     const generatorBefore = process.cpuUsage();
     malformedFrames = 0;
     const started = Date.now();
@@ -195,6 +222,7 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
     const elapsed = (Date.now() - started) / 1000;
     const serverCpuSeconds = cpuSeconds(child.pid!) - cpuBefore;
     const cpu = (serverCpuSeconds / elapsed) * 100;
+    const feedProcessFigures = feedProcess ? { cpuPercent: ((cpuSeconds(feedProcess.child.pid!) - feedCpuBefore) / elapsed) * 100, peakRssMb: peakRssMb(feedProcess.child.pid!) } : null;
     const generatorUsage = process.cpuUsage(generatorBefore);
     const generatorCpu = ((generatorUsage.user + generatorUsage.system) / 1e6 / elapsed) * 100;
     const after = await stats();
@@ -217,10 +245,13 @@ async function run(label: string, redisUrl: string | null): Promise<Result> {
       generatorMicrosPerMessage: (generatorUsage.user + generatorUsage.system) / messages,
       malformedFrames,
       peakRssMb: rss,
+      feedProcess: feedProcessFigures,
     };
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => child.once('exit', r));
+    for (const running of children) {
+      running.kill('SIGTERM');
+      await new Promise((r) => running.once('exit', r));
+    }
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -241,9 +272,12 @@ async function redisReachable(url: string): Promise<boolean> {
 const results: Result[] = [];
 console.log(`fan-out: ${CLIENTS} clients × ${PER_CLIENT} symbols of 500, ${RATE} ticks/s, ${SECONDS} s per run`);
 if (!values['skip-in-process']) results.push(await run('in-process', null));
-if (!values['skip-redis']) {
-  if (await redisReachable(values.redis!)) results.push(await run('redis', values.redis!));
-  else console.log(`Redis at ${values.redis} is not reachable: the Redis run is skipped`);
+const redisRuns: [string, boolean][] = [];
+if (!values['skip-redis']) redisRuns.push(['redis', false]);
+if (!values['skip-two-processes']) redisRuns.push(['redis ×2', true]);
+if (redisRuns.length > 0) {
+  if (await redisReachable(values.redis!)) for (const [label, twoProcesses] of redisRuns) results.push(await run(label, values.redis!, twoProcesses));
+  else console.log(`Redis at ${values.redis} is not reachable: the Redis runs are skipped`);
 }
 const fixed = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
 console.log('\nrun         msgs/s    updates/s  p50 ms  p99 ms  coalesced  ticks published  server CPU %  peak RSS MB  generator CPU %  server µs/update  server µs/msg  generator µs/msg');
@@ -251,6 +285,9 @@ for (const r of results) {
   console.log(
     `${r.label.padEnd(10)} ${fixed(r.messagesPerSecond).padStart(8)} ${fixed(r.updatesPerSecond).padStart(11)} ${fixed(r.p50).padStart(7)} ${fixed(r.p99).padStart(7)} ${String(r.coalesced).padStart(10)} ${String(r.published).padStart(16)} ${fixed(r.cpuPercent).padStart(12)} ${fixed(r.peakRssMb).padStart(12)} ${fixed(r.generatorCpuPercent).padStart(16)} ${fixed(r.serverMicrosPerUpdate, 2).padStart(17)} ${fixed(r.serverMicrosPerMessage, 2).padStart(14)} ${fixed(r.generatorMicrosPerMessage, 2).padStart(17)}`,
   );
+}
+for (const r of results) {
+  if (r.feedProcess) console.log(`${r.label}: the feed process (publishing every tick to Redis, no clients) used ${fixed(r.feedProcess.cpuPercent)} % CPU, peak RSS ${fixed(r.feedProcess.peakRssMb)} MB`);
 }
 const broken = results.filter((r) => r.malformedFrames > 0);
 if (broken.length > 0) {

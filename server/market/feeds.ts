@@ -108,10 +108,12 @@ export function createFeeds(options: {
       primaryRofex?.close();
     },
     start,
+    /** Stops a feed here; with Redis, another process may run it from now on. */
     stop(name: FeedName): void {
       const exchange = usesExchange(name);
-      if (exchange) return exchange.stop();
-      feed(name).simulator.stop();
+      if (exchange) exchange.stop();
+      else feed(name).simulator.stop();
+      hub.released(feed(name).instruments.map((instrument) => instrument.instrumentId.symbol));
     },
     /** The pace of a simulated feed; false for a feed on the real exchange, which sets its own. */
     setRate(name: FeedName, ticksPerSecond: number): boolean {

@@ -14,6 +14,8 @@ export interface Hub {
   latest(symbol: string): MarketData | null;
   /** The latest state anywhere (may ask another process's store). */
   snapshot(symbol: string): Promise<MarketData | null>;
+  /** This process no longer publishes these symbols (its feed stopped here): another process may. */
+  released(symbols: Iterable<string>): void;
   /** Symbols with at least one subscriber in this process. */
   subscribedSymbols(): string[];
   readonly published: number;
@@ -53,6 +55,10 @@ export function createMarketHub(): Hub {
 
     async snapshot(symbol: string): Promise<MarketData | null> {
       return latest.get(symbol) ?? null;
+    },
+
+    released(): void {
+      // One process: nobody else publishes them.
     },
 
     async close(): Promise<void> {
