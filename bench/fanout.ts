@@ -66,12 +66,18 @@ function startServer(env: Record<string, string>): Promise<{ child: ChildProcess
     const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
     const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env } });
     let output = '';
+    // BENCH_SERVER_OUTPUT=1 shows the server's own output (with `--trace-gc`, its collections).
+    const echo = process.env.BENCH_SERVER_OUTPUT ? (chunk: Buffer) => process.stderr.write(chunk) : () => {};
     child.stdout!.on('data', (chunk: Buffer) => {
+      echo(chunk);
       output += chunk.toString();
       const match = /running at http:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
       if (match) resolve({ child, port: Number(match[1]) });
     });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      echo(chunk);
+      output += chunk.toString();
+    });
     child.on('exit', (code) => reject(new Error(`server exited (${code}):\n${output}`)));
   });
 }
