@@ -1,7 +1,9 @@
 // Runs in each bench page before its own scripts (page.addInitScript): frame times, long
 // tasks, and for every change of a row's volume cell (the volume is the update's sequence
-// number) the symbol, the sequence, and when the frame that shows it finished rendering
-// (a task posted at the start of a frame runs after that frame's style, layout and paint).
+// number) the symbol, the sequence, whether the row was in the viewport (an
+// IntersectionObserver on the rows), and when the frame after the change finished rendering
+// (a task posted at the start of a frame runs after that frame's style, layout and paint):
+// for a row in view, the frame that painted it.
 // The same code measures the app and the naive page. It must be self-contained: Playwright
 // sends its source text to the page.
 export interface PageSamples {
@@ -14,6 +16,8 @@ export interface PageSamples {
   sequences: number[];
   /** Epoch ms when the frame showing the change had rendered (NaN if it never did). */
   paintedAt: number[];
+  /** Whether the row was in the viewport when its text changed (only those are painted). */
+  inView: boolean[];
   seconds: number;
 }
 
@@ -33,6 +37,16 @@ export function instrumentPage(): void {
   const symbols: string[] = [];
   const sequences: number[] = [];
   const paintedAt: number[] = [];
+  const inView: boolean[] = [];
+  const visible = new Set<string>();
+  const viewport = new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      const symbol = (entry.target as HTMLElement).dataset.symbol;
+      if (!symbol) continue;
+      if (entry.isIntersecting) visible.add(symbol);
+      else visible.delete(symbol);
+    }
+  });
   let applied = 0;
   let longTasks = 0;
   let longTaskMs = 0;
@@ -71,6 +85,7 @@ export function instrumentPage(): void {
       const index = symbols.push(symbol) - 1;
       sequences.push(sequence);
       paintedAt.push(Number.NaN);
+      inView.push(visible.has(symbol));
       (frameOpen ? thisFrame : nextFrame).push(index);
     }
   });
@@ -89,13 +104,15 @@ export function instrumentPage(): void {
       lastFrame = 0;
       const table = document.querySelector('[role="table"]');
       if (table) observer.observe(table, { subtree: true, characterData: true, childList: true });
+      for (const row of document.querySelectorAll('[role="row"][data-symbol]')) viewport.observe(row);
       longTaskObserver.observe({ type: 'longtask' });
     },
     stop() {
       running = false;
       observer.disconnect();
       longTaskObserver.disconnect();
-      return { frameIntervals, longTasks, longTaskMs, applied, symbols, sequences, paintedAt, seconds: (performance.now() - startedAt) / 1000 };
+      viewport.disconnect();
+      return { frameIntervals, longTasks, longTaskMs, applied, symbols, sequences, paintedAt, inView, seconds: (performance.now() - startedAt) / 1000 };
     },
   };
 }

@@ -8,6 +8,7 @@ import { TAB_HEARTBEAT_MS } from '../workers/tabs';
 import { db } from './db';
 import { getSessionIdentity, onTokenChange } from './session';
 import { settings } from './settings';
+import { createOffScreenTracker } from './offScreen';
 import { createPaintPacer } from './paintPacer';
 import { applyCachedQuotes, applyTabMessage, applyTicks, markNotLive } from './store';
 import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
@@ -70,9 +71,34 @@ async function sendDiff({ subscribe, unsubscribe }: SubscriptionDiff): Promise<v
   }
 }
 
+/** This tab's end of its port to the worker (replaced when the tab registers again). */
+let tabPort: MessagePort | null = null;
+
+/** One observer for every row that shows a symbol: rows a little beyond the edges count as in view. */
+let rowObserver: IntersectionObserver | null = null;
+const onRowView = new Map<Element, (inView: boolean) => void>();
+const offScreen = createOffScreenTracker({
+  observe(element, onChange) {
+    if (typeof IntersectionObserver !== 'function') return () => {};
+    rowObserver ??= new IntersectionObserver((entries) => {
+      for (const entry of entries) onRowView.get(entry.target)?.(entry.isIntersecting);
+    }, { rootMargin: '200px 0px' });
+    onRowView.set(element, onChange);
+    rowObserver.observe(element);
+    return () => {
+      onRowView.delete(element);
+      rowObserver?.unobserve(element);
+    };
+  },
+  report: (symbols) => tabPort?.postMessage({ type: 'off-screen', symbols } satisfies TabReply),
+  schedule: (task) => queueMicrotask(task),
+});
+
 /** Registers this tab with a fresh port (a port, once transferred, belongs to the worker). */
 function register(api: DataWorker, tabId: string, lockName: string | null): Promise<void> {
   const channel = new MessageChannel();
+  tabPort = channel.port1;
+  offScreen.resend();
   const ticks = createPaintPacer({
     apply: applyTicks,
     painted: () => channel.port1.postMessage({ type: 'painted' } satisfies TabReply),
@@ -139,8 +165,17 @@ export function dataWorker(): DataWorker {
   return startDataWorker().api;
 }
 
-/** Holds a symbol's live quotes for this tab until the returned function is called. */
-export function holdSymbol(symbol: string): () => void {
+/**
+ * Holds a symbol's live quotes for this tab until the returned function is called. With the
+ * element that shows it (a quote row), the symbol may come less often while every element
+ * that shows it is off screen.
+ */
+export function holdSymbol(symbol: string, element: Element | null = null): () => void {
   startDataWorker();
-  return subscriptions.hold(symbol);
+  const release = subscriptions.hold(symbol);
+  const releaseView = offScreen.hold(symbol, element);
+  return () => {
+    releaseView();
+    release();
+  };
 }

@@ -48,8 +48,12 @@ export type TabMessage =
   | { type: 'positions'; account: string; snapshot: CachedPositions | null }
   | { type: 'positions-status'; status: PositionsStatus };
 
-/** What a tab replies on its port: it applied its last ticks batch in an animation frame. */
-export type TabReply = { type: 'painted' };
+/** What a tab says on its port. */
+export type TabReply =
+  /** It applied its last ticks batch in an animation frame. */
+  | { type: 'painted' }
+  /** The symbols it now shows only off screen (all of them, replacing the last list): they may come less often. */
+  | { type: 'off-screen'; symbols: string[] };
 
 /** Who is signed in: the token for the server, the user id for the local cache. */
 export interface WorkerSession {

@@ -106,7 +106,9 @@ export function createMarketService(options: MarketServiceOptions) {
     registerTab({ tabId, lockName, port }: TabRegistration) {
       tabs.register(tabId, lockName, port);
       port.onmessage = (event) => {
-        if ((event.data as TabReply | null)?.type === 'painted') fanout.painted(tabId);
+        const reply = event.data as TabReply | null;
+        if (reply?.type === 'painted') fanout.painted(tabId);
+        else if (reply?.type === 'off-screen' && Array.isArray(reply.symbols)) fanout.offScreen(tabId, reply.symbols.filter((symbol) => typeof symbol === 'string'));
       };
       port.postMessage({ type: 'market-status', status: socket.status });
     },

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Quote } from '../lib/quote';
 import type { TabMessage } from './api';
 import { createSubscriptions } from './subscriptions';
-import { createTickFanout, TICK_INTERVAL_MS } from './tickFanout';
+import { createTickFanout, OFF_SCREEN_INTERVAL_MS, TICK_INTERVAL_MS } from './tickFanout';
 
 describe('tick fan-out', () => {
   beforeEach(() => {
@@ -20,7 +20,7 @@ describe('tick fan-out', () => {
       postMessage: (message: TabMessage) => received.set(tabId, [...(received.get(tabId) ?? []), message]),
       close: () => {},
     });
-    const fanout = createTickFanout({ tabsOf: subscriptions.tabsOf, portOf, quoteOf: (symbol) => quotes.get(symbol) });
+    const fanout = createTickFanout({ tabsOf: subscriptions.tabsOf, portOf, quoteOf: (symbol) => quotes.get(symbol), now: () => Date.now() });
     const tick = (symbol: string, price: number) => {
       quotes.set(symbol, { md: { LA: { price, size: 1, date: price } } });
       fanout.changed([symbol]);
@@ -113,5 +113,45 @@ describe('tick fan-out', () => {
     tick('A', 3);
     fanout.flush();
     expect(lastPrices('t1')).toEqual([{ A: 1 }, { A: 2 }, { A: 3 }]);
+  });
+
+  it('sends a tab the symbols it shows only off screen at most every OFF_SCREEN_INTERVAL_MS, latest state, and a symbol back in view at once', async () => {
+    const { subscriptions, fanout, tick, lastPrices } = setup();
+    subscriptions.want('t1', ['A', 'B']);
+    subscriptions.want('t2', ['B']);
+    fanout.offScreen('t1', ['B']);
+    const batches = () => lastPrices('t1').length;
+    for (let price = 1; price <= 60; price++) {
+      tick('A', price);
+      tick('B', price);
+      await vi.advanceTimersByTimeAsync(TICK_INTERVAL_MS);
+      fanout.painted('t1');
+      fanout.painted('t2');
+    }
+    const sent = lastPrices('t1') as Record<string, number>[];
+    // A, in view, went every batch; B, off screen for t1, went about every OFF_SCREEN_INTERVAL_MS.
+    expect(sent.filter((batch) => 'A' in batch)).toHaveLength(60);
+    const withB = sent.filter((batch) => 'B' in batch);
+    const elapsed = 60 * TICK_INTERVAL_MS;
+    expect(withB.length).toBeGreaterThanOrEqual(Math.floor(elapsed / OFF_SCREEN_INTERVAL_MS));
+    expect(withB.length).toBeLessThanOrEqual(Math.ceil(elapsed / OFF_SCREEN_INTERVAL_MS));
+    // Each time with its latest state; t2, which shows B on screen, got every B.
+    expect(withB.every((batch) => batch.B === batch.A)).toBe(true);
+    expect((lastPrices('t2') as Record<string, number>[]).filter((batch) => 'B' in batch)).toHaveLength(60);
+
+    // Nothing else changes: the waiting off-screen state still arrives, on its turn.
+    const before = batches();
+    tick('B', 100);
+    await vi.advanceTimersByTimeAsync(OFF_SCREEN_INTERVAL_MS + TICK_INTERVAL_MS);
+    expect(lastPrices('t1').slice(before)).toEqual([{ B: 100 }]);
+    fanout.painted('t1');
+
+    // B back in view: its change leaves with the next batch, not on the off-screen turn.
+    tick('B', 101);
+    await vi.advanceTimersByTimeAsync(TICK_INTERVAL_MS);
+    const waited = batches();
+    fanout.offScreen('t1', []);
+    await vi.advanceTimersByTimeAsync(TICK_INTERVAL_MS);
+    expect(lastPrices('t1').slice(waited)).toEqual([{ B: 101 }]);
   });
 });

@@ -4,6 +4,7 @@
 // while the server is down shows its cached price, marked stale, until live data arrives.
 // Without SharedWorker each tab runs the same data worker as a dedicated Worker.
 // A ticker typed alone on the board is added as its best match; unknown text says so.
+// A row scrolled out of view keeps following its symbol (less often) and is live again in view.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { ADMIN, DEMO } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
@@ -102,6 +103,28 @@ test('three tabs show live prices over one market socket; a symbol stays subscri
   await third.close();
   // The last tab gone: nothing is subscribed (the worker may also have ended with its socket).
   await expect.poll(async () => (await demoSockets()).flatMap((socket) => socket.symbols)).toEqual([]);
+  await context.close();
+});
+
+test('a row scrolled out of view still follows its symbol, and follows it live again back in view', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const login = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO) });
+  const { token } = (await login.json()) as { token: string };
+  const listed = await fetch(`${server.url}/api/visores/primary/instruments`, { headers: { authorization: `Bearer ${token}` } });
+  const { instruments } = (await listed.json()) as { instruments: { instrumentId: { symbol: string } }[] };
+  const symbols = instruments.slice(0, 40).map((instrument) => instrument.instrumentId.symbol);
+  const last = symbols.at(-1)!;
+  const context = await signedInContext(browser);
+  const page = await openBoard(context, symbols);
+  await expect(row(page, last)).toHaveAttribute('data-stale', 'false');
+  // Forty rows do not fit: the last is out of view, and its prices still move.
+  await expect(row(page, last)).not.toBeInViewport();
+  await expectLivePrices(page, last);
+  await row(page, last).scrollIntoViewIfNeeded();
+  await expect(row(page, last)).toBeInViewport();
+  await expectLivePrices(page, last);
+  await expect(row(page, symbols[0]!)).not.toBeInViewport();
+  await expectLivePrices(page, symbols[0]!);
   await context.close();
 });
 

@@ -3,8 +3,10 @@
 // (a text node's value, no new nodes, no style changes unless the stale mark or the sign of
 // the change flips). The row is a grid of fixed columns and height with strict containment
 // (quoteBoard.css): a changed number lays out and paints its row alone, and rows off screen
-// are skipped by the browser until they scroll into view. With hundreds of rows changing every frame this is what keeps a tab's
-// main thread cheap (bench/ticks.ts).
+// are skipped by the browser until they scroll into view. The row holds its symbol with its
+// element, so while it is off screen the worker sends its updates only every
+// OFF_SCREEN_INTERVAL_MS (src/data/offScreen.ts). With hundreds of rows changing every frame
+// this is what keeps a tab's main thread cheap (bench/ticks.ts).
 import { memo, useLayoutEffect, useRef } from 'react';
 import { holdSymbol } from '../../data/worker';
 import { subscribeQuote, type QuoteState } from '../../data/store';
@@ -42,7 +44,7 @@ export const QuoteRow = memo(function QuoteRow({ symbol, onRemove }: QuoteRowPro
       shown = cells;
     };
     const stopListening = subscribeQuote(symbol, show);
-    const release = holdSymbol(symbol);
+    const release = holdSymbol(symbol, row);
     return () => {
       stopListening();
       release();
