@@ -25,12 +25,12 @@ export function originTag(): string {
 
 export function createRedisHub(url: string, prefix: string, onError: (error: Error) => void, origin: string = originTag()): Hub & { client: Redis; redisChannels(): string[] } {
   if (origin.length !== ORIGIN_TAG_LENGTH || origin.includes('{')) throw new Error(`origin tag must be ${ORIGIN_TAG_LENGTH} characters without '{'`);
-  // Auto-pipelining sends the commands of one event-loop turn in one write.
   let closing = false;
   /** Errors reported; a command cut off by close() is none. */
   const report = (error: Error) => {
     if (!closing) onError(error);
   };
+  // Auto-pipelining sends the commands of one event-loop turn in one write.
   const publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
   // The updates of one turn (a simulator step, a Primary message) leave as ONE command that
   // publishes each on its symbol's channel: every process still subscribes to the symbols its
