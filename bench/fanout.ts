@@ -116,6 +116,20 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** Resolves once the server on `port` runs both feeds (it took their locks). */
+async function feedsRunning(port: number): Promise<void> {
+  const base = `http://127.0.0.1:${port}/api`;
+  const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin1234' }) });
+  const { token } = (await login.json()) as { token: string };
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const { data } = (await (await fetch(`${base}/admin/feeds`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { state: string }[] };
+    if (data.every((feed) => feed.state === 'running')) return;
+    if (Date.now() > deadline) throw new Error('the feed process did not start its feeds in 30 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function run(label: string, redisUrl: string | null, twoProcesses = false): Promise<Result> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-bench-'));
   const env: Record<string, string> = {
@@ -131,10 +145,14 @@ async function run(label: string, redisUrl: string | null, twoProcesses = false)
   const children: ChildProcess[] = [];
   let feedProcess: { child: ChildProcess; port: number } | null = null;
   if (twoProcesses) {
-    // The first process takes both feed locks; the clients' process, started after, runs none.
+    // The first process takes both feed locks; the clients' process, started once it runs
+    // both feeds, runs none.
     feedProcess = await startServer(env);
     children.push(feedProcess.child);
-    await new Promise((r) => setTimeout(r, 1000));
+    await feedsRunning(feedProcess.port).catch((error: unknown) => {
+      feedProcess?.child.kill('SIGTERM');
+      throw error;
+    });
   }
   const { child, port } = await startServer(env).catch((error: unknown) => {
     feedProcess?.child.kill('SIGTERM');
