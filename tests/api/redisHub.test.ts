@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { MarketData } from '../../src/protocol/market.js';
 import type { Hub } from '../../server/market/hub.js';
 import { createRedisHub, originTag } from '../../server/market/redisHub.js';
+import { pollUntil } from './helpers.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
 if (!redisUrl) console.log('Redis hub tests skipped: TEST_REDIS_URL is not set');
@@ -31,13 +32,6 @@ function hubPair(): [RedisHub, RedisHub] {
 }
 
 const update = (symbol: string, price: number) => ({ instrumentId: { marketId: 'ROFEX', symbol }, marketData: { LA: { price, size: 1, date: price } }, timestamp: price });
-const until = async (check: () => boolean, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-};
 
 describe.runIf(redisUrl)('Redis hub', () => {
   it('delivers a process its own updates at once and once, and another process through Redis', async () => {
@@ -54,7 +48,7 @@ describe.runIf(redisUrl)('Redis hub', () => {
     expect(own.map(([md]) => md.LA?.price)).toEqual([1500]);
     feedSide.publish(update('DLR/DIC26', 1501));
 
-    await until(() => other.length === 2);
+    await pollUntil('both updates on the other process', () => (other.length === 2 ? true : null));
     expect(other.map(([md]) => md.LA?.price)).toEqual([1500, 1501]);
     // The JSON handed on is the state itself, without the publisher's tag.
     expect(other.map(([md, json]) => JSON.parse(json!) as MarketData).map((md) => md.LA?.price)).toEqual([1500, 1501]);
@@ -81,7 +75,7 @@ describe.runIf(redisUrl)('Redis hub', () => {
     expect(first.redisChannels()).toEqual(['DLR/FEB27']);
     await new Promise((resolve) => setTimeout(resolve, 200));
     second.publish(update('DLR/FEB27', 11));
-    await until(() => heard.length === 2);
+    await pollUntil("the other process's update", () => (heard.length === 2 ? true : null));
     expect(heard).toEqual([10, 11]);
     expect(await first.snapshot('DLR/FEB27')).toMatchObject({ LA: { price: 11 } });
   });
@@ -90,12 +84,8 @@ describe.runIf(redisUrl)('Redis hub', () => {
     const [feedSide, otherSide] = hubPair();
     feedSide.publish(update('DLR/ENE27', 1600));
     // The latest states reach the store in batches, at most LATEST_FLUSH_MS apart.
-    let stored: MarketData | null = null;
-    for (const end = Date.now() + 5000; stored == null && Date.now() < end; ) {
-      stored = await otherSide.snapshot('DLR/ENE27');
-      if (stored == null) await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(stored?.LA?.price).toBe(1600);
+    const stored = await pollUntil('the stored snapshot', () => otherSide.snapshot('DLR/ENE27'));
+    expect(stored.LA?.price).toBe(1600);
   });
 
   it('refuses an origin tag that would not split from the JSON', () => {
