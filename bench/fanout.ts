@@ -116,6 +116,13 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted.length === 0 ? NaN : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+/** GET /api/admin/feeds: every process's feeds, summed counters, and which process answered. */
+interface FeedsAnswer {
+  self: string;
+  data: { name: string; state: string; process: string | null }[];
+  stats: { coalesced: number; published: number };
+}
+
 /** Resolves once the server on `port` runs both feeds (it took their locks). */
 async function feedsRunning(port: number): Promise<void> {
   const base = `http://127.0.0.1:${port}/api`;
@@ -123,8 +130,8 @@ async function feedsRunning(port: number): Promise<void> {
   const { token } = (await login.json()) as { token: string };
   const deadline = Date.now() + 30_000;
   for (;;) {
-    const { data } = (await (await fetch(`${base}/admin/feeds`, { headers: { authorization: `Bearer ${token}` } })).json()) as { data: { state: string }[] };
-    if (data.every((feed) => feed.state === 'running')) return;
+    const { data, self } = (await (await fetch(`${base}/admin/feeds`, { headers: { authorization: `Bearer ${token}` } })).json()) as FeedsAnswer;
+    if (data.every((feed) => feed.state === 'running' && feed.process === self)) return;
     if (Date.now() > deadline) throw new Error('the feed process did not start its feeds in 30 s');
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -166,14 +173,11 @@ async function run(label: string, redisUrl: string | null, twoProcesses = false)
     const { token } = (await post('/login', { username: 'demo', password: 'demo1234' })) as { token: string };
     const { token: adminToken } = (await post('/login', { username: 'admin', password: 'admin1234' })) as { token: string };
     const instruments = ((await (await fetch(`${base}/visores/primary/instruments`, { headers: { authorization: `Bearer ${token}` } })).json()) as { instruments: { instrumentId: { symbol: string } }[] }).instruments.map((i) => i.instrumentId.symbol);
-    const feedsOf = async (serverPort: number) =>
-      (await (await fetch(`http://127.0.0.1:${serverPort}/api/admin/feeds`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as {
-        stats: { coalesced: number; published: number };
-        data: { name: string; state: string }[];
-      };
-    if (feedProcess && (await feedsOf(port)).data.some((feed) => feed.state === 'running')) throw new Error("the clients' process runs a feed: the feed process did not take the locks");
-    // Updates merged for slow clients are counted where the clients are; ticks where they are published.
-    const stats = async () => ({ coalesced: (await feedsOf(port)).stats.coalesced, published: (await feedsOf(feedProcess?.port ?? port)).stats.published });
+    const feeds = async () => (await (await fetch(`${base}/admin/feeds`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as FeedsAnswer;
+    const clientsProcess = await feeds();
+    if (feedProcess && clientsProcess.data.some((feed) => feed.process === clientsProcess.self)) throw new Error("the clients' process runs a feed: the feed process did not take the locks");
+    // Summed over the processes: updates merged for slow clients where the clients are, ticks where they are published.
+    const stats = async () => (await feeds()).stats;
 
     const random = seededRandom(7);
     const latencies = new Float64Array(64 * 1024 * 1024 / 8);

@@ -1,8 +1,6 @@
 // buildApp(config) returns a ready Fastify instance: database migrated, routes, sockets
 // and the built client. main.ts boots it; tests build it on an ephemeral port.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import { hostname } from 'node:os';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
@@ -16,6 +14,7 @@ import { profileRoutes } from './http/profile.js';
 import { adminRoutes } from './http/admin.js';
 import { createWorkspaceService } from './workspace/service.js';
 import { createMarketService } from './market/service.js';
+import { createLocalCluster, createRedisCluster, newProcessId } from './cluster.js';
 import { marketRoutes } from './http/market.js';
 import { brokerRoutes } from './http/broker.js';
 import { emojiRoutes } from './http/emoji.js';
@@ -71,11 +70,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorateRequest('tokenHash', null);
   installErrorHandler(app);
 
-  const market = createMarketService(config, now, app.log);
+  // One name for this process in feed locks, broker records and admin answers.
+  const processId = newProcessId();
+  const cluster = config.redisUrl
+    ? createRedisCluster(config.redisUrl, config.redisPrefix, processId, (error) => app.log.warn({ err: error }, 'cluster'))
+    : createLocalCluster(processId);
+  const market = createMarketService(config, now, app.log, { processId, cluster });
   const onBrokerError = (error: unknown) => app.log.warn({ err: error }, 'broker');
-  const brokerStore = config.redisUrl
-    ? createRedisBrokerStore(config.redisUrl, config.redisPrefix, `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`, onBrokerError)
-    : createMemoryBrokerStore();
+  const brokerStore = config.redisUrl ? createRedisBrokerStore(config.redisUrl, config.redisPrefix, processId, onBrokerError) : createMemoryBrokerStore();
   const broker = createBrokerService(market, now, { store: brokerStore, onError: onBrokerError });
   const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets: createSocketRegistry(), now };
 
@@ -145,9 +147,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   market.start();
   // Commands for this process's broker sessions can arrive before the first request.
   await brokerStore.ready().catch(onBrokerError);
+  // Admin questions from other processes, likewise.
+  await cluster.ready().catch((error: unknown) => app.log.warn({ err: error }, 'cluster'));
   app.addHook('onClose', async () => {
     await market.close();
     await broker.close();
+    await cluster.close();
     clearInterval(pruneTimer);
     await db.destroy();
   });

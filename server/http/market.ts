@@ -93,39 +93,24 @@ export function marketRoutes(ctx: AppContext) {
         if (!feeds.isFeed(name)) throw new HttpError(404, `No existe el feed ${name}: use ${FEED_NAMES.join(' o ')}`);
         return name;
       };
-      const subscribedOf = (name: string) => ctx.market.hub.subscribedSymbols().filter((symbol) => catalogue.resolve(symbol)?.feed === name);
-
-      admin.get('/admin/feeds', async () => ({
-        status: 'success',
-        data: FEED_NAMES.map((name) => ({ ...feeds.status(name), subscribedSymbols: subscribedOf(name).length, clients: ctx.market.clientsOf(name) })),
-        // This process's fan-out counters since start.
-        stats: { published: ctx.market.hub.published, ...ctx.market.stats },
-      }));
-      // Open market sockets of this process: who, since when, and what each watches (tests
+      // With Redis these answer for every process, not only the one the request reached.
+      admin.get('/admin/feeds', async () => ({ status: 'success', self: ctx.market.processId, ...(await ctx.market.admin.feeds()) }));
+      // Open market sockets: which process, who, since when, and what each watches (tests
       // and operators see that a browser holds one socket however many tabs it has).
-      admin.get('/admin/market/sockets', async () => ({
-        status: 'success',
-        data: [...ctx.market.clients].map((client) => ({
-          user: client.user,
-          openedAt: client.openedAt,
-          symbols: [...client.keys()].sort(),
-        })),
-      }));
+      admin.get('/admin/market/sockets', async () => ({ status: 'success', data: await ctx.market.admin.sockets() }));
       admin.post<{ Params: { name: string } }>('/admin/feeds/:name/start', async (request) => {
         const name = feedName(request.params.name);
-        feeds.start(name);
-        return { status: 'success', data: feeds.status(name) };
+        return { status: 'success', data: await ctx.market.admin.control(name, { running: true }) };
       });
       admin.post<{ Params: { name: string } }>('/admin/feeds/:name/stop', async (request) => {
         const name = feedName(request.params.name);
-        feeds.stop(name);
-        return { status: 'success', data: feeds.status(name) };
+        return { status: 'success', data: await ctx.market.admin.control(name, { running: false }) };
       });
       admin.put<{ Params: { name: string } }>('/admin/feeds/:name', async (request) => {
         const name = feedName(request.params.name);
         const { rate } = parseBody(FeedRateRequest, request.body);
-        if (!feeds.setRate(name, rate)) throw new HttpError(409, `El feed ${name} es el mercado real: su ritmo no se puede cambiar`);
-        return { status: 'success', data: feeds.status(name) };
+        if (feeds.status(name).source === 'primary') throw new HttpError(409, `El feed ${name} es el mercado real: su ritmo no se puede cambiar`);
+        return { status: 'success', data: await ctx.market.admin.control(name, { rate }) };
       });
     });
   };

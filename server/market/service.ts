@@ -1,9 +1,16 @@
-// Everything the market routes and socket share: catalogue, hub, feeds, counters.
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+// Everything the market routes and socket share: catalogue, hub, feeds, counters, and the
+// admin's view and control of the feeds across processes.
+//
+// With REDIS_URL, each feed runs in the one process that holds its lock, so the admin's
+// start, stop and pace cannot simply act on the process a request reached: they are stored
+// in Redis as the feed's wish, and every process is told to apply it (only the feed's
+// process has anything to do). A process that takes a feed over applies the wish too, so a
+// stopped feed stays stopped after its process dies. What the admin reads (the feeds, their
+// clients and subscribed symbols, the market sockets) is gathered from every process.
 import type { Config } from '../config.js';
+import { createLocalCluster, type Cluster, type ClusterAnswer } from '../cluster.js';
 import type { FeedName, Instrument } from './catalogue.js';
-import { createFeeds, FEED_NAMES } from './feeds.js';
+import { createFeeds, FEED_NAMES, type FeedStatus } from './feeds.js';
 import { createFeedLock } from './feedLock.js';
 import { createMarketHub, type Hub } from './hub.js';
 import { createRedisHub } from './redisHub.js';
@@ -21,32 +28,161 @@ export interface MarketSocketInfo {
   instruments(): Iterable<Instrument>;
 }
 
-export function createMarketService(config: Config, now: () => number, log: { warn(obj: unknown, msg: string): void; info(msg: string): void }) {
+/** What the admin last asked of a feed: whether it runs, and a simulated feed's pace. */
+export interface FeedWish {
+  running: boolean;
+  /** Ticks per second. */
+  rate: number;
+}
+
+interface FeedCounters {
+  /** Updates merged into a pending one for the same symbol before they were sent. */
+  coalesced: number;
+  /** Data messages sent to market sockets. */
+  messagesSent: number;
+}
+
+/** One process's answer to 'market:feeds'. */
+interface ProcessFeeds {
+  feeds: (FeedStatus & { runsHere: boolean; subscribed: string[]; clients: number })[];
+  stats: FeedCounters & { published: number };
+  sockets: number;
+}
+
+/** A feed as the admin sees it: where it runs, and its clients and symbols in every process. */
+export interface FeedAdminStatus extends FeedStatus {
+  /** The process that runs the feed (holds its lock); null while none does. */
+  process: string | null;
+  /** Market sockets watching at least one of its instruments, in every process. */
+  clients: number;
+  /** Its symbols with a subscriber in some process. */
+  subscribedSymbols: number;
+}
+
+export interface MarketSocketAdminInfo {
+  process: string;
+  user: { id: string; username: string };
+  openedAt: number;
+  symbols: string[];
+}
+
+const isWish = (value: unknown): value is FeedWish =>
+  typeof value === 'object' && value != null && typeof (value as FeedWish).running === 'boolean' && typeof (value as FeedWish).rate === 'number';
+
+export interface MarketServiceOptions {
+  /** This process's name, in the feed locks and in admin answers. */
+  processId: string;
+  /** How admin questions reach every process; this one alone by default. */
+  cluster?: Cluster;
+}
+
+export function createMarketService(config: Config, now: () => number, log: { warn(obj: unknown, msg: string): void; info(msg: string): void }, options: MarketServiceOptions) {
+  const { processId } = options;
+  const cluster = options.cluster ?? createLocalCluster(processId);
   const onRedisError = (error: Error) => log.warn({ err: error }, 'redis');
   const redisHub = config.redisUrl ? createRedisHub(config.redisUrl, config.redisPrefix, onRedisError) : null;
   const hub: Hub = redisHub ?? createMarketHub();
   const { ticksPerSecond, ...simulator } = config.simulator;
   const feeds = createFeeds({ hub, simulator, ticksPerSecond, now, primary: config.primary, log });
-  const owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  let locks: ReturnType<typeof createFeedLock>[] = [];
+  const locks = new Map<FeedName, ReturnType<typeof createFeedLock>>();
   /** Connected market sockets, each telling who opened it and what it watches. */
   const clients = new Set<MarketSocketInfo>();
-  return {
-    hub,
-    clients,
-    /** Market sockets watching at least one instrument of the feed. */
-    clientsOf(feed: FeedName): number {
-      let count = 0;
-      for (const client of clients) {
-        for (const instrument of client.instruments()) {
-          if (instrument.feed === feed) {
-            count += 1;
-            break;
-          }
+  const stats: FeedCounters = { coalesced: 0, messagesSent: 0 };
+  /** Without Redis the wishes live here. */
+  const localWishes = new Map<FeedName, FeedWish>();
+  const wishKey = (name: FeedName) => `${config.redisPrefix}feed-wish:${name}`;
+
+  /** Market sockets watching at least one instrument of the feed. */
+  function clientsOf(feed: FeedName): number {
+    let count = 0;
+    for (const client of clients) {
+      for (const instrument of client.instruments()) {
+        if (instrument.feed === feed) {
+          count += 1;
+          break;
         }
       }
-      return count;
-    },
+    }
+    return count;
+  }
+
+  /** Whether this process is the one that runs the feed (with Redis, holds its lock). */
+  const runsHere = (name: FeedName) => !redisHub || locks.get(name)?.held === true;
+
+  async function wishOf(name: FeedName): Promise<FeedWish> {
+    let stored: unknown = localWishes.get(name);
+    if (redisHub) {
+      const text = await redisHub.client.get(wishKey(name));
+      stored = text == null ? null : JSON.parse(text);
+    }
+    return isWish(stored) ? stored : { running: true, rate: ticksPerSecond };
+  }
+
+  /** Runs, stops and paces the feed as wished, when it is this process's to run. */
+  async function applyWish(name: FeedName): Promise<void> {
+    if (!runsHere(name)) return;
+    const wish = await wishOf(name);
+    if (!runsHere(name)) return; // the lock went while the wish was read
+    feeds.setRate(name, wish.rate);
+    if (wish.running) feeds.start(name);
+    else feeds.stop(name);
+  }
+
+  function processFeeds(): ProcessFeeds {
+    const subscribed = hub.subscribedSymbols();
+    return {
+      feeds: FEED_NAMES.map((name) => ({
+        ...feeds.status(name),
+        runsHere: runsHere(name),
+        subscribed: subscribed.filter((symbol) => feeds.catalogue.resolve(symbol)?.feed === name),
+        clients: clientsOf(name),
+      })),
+      stats: { published: hub.published, ...stats },
+      sockets: clients.size,
+    };
+  }
+
+  function feedsView(answers: ClusterAnswer<ProcessFeeds>[]) {
+    const data: FeedAdminStatus[] = FEED_NAMES.map((name, index) => {
+      const entries = answers.map(({ processId: id, answer }) => ({ id, feed: answer.feeds[index]! }));
+      const holder = entries.find((entry) => entry.feed.runsHere) ?? null;
+      // While no process holds the feed (a takeover under way), this process describes it, stopped.
+      const { runsHere: _runsHere, subscribed: _subscribed, clients: _clients, ...status } = (holder ?? entries[0]!).feed;
+      return {
+        ...status,
+        ...(holder ? {} : { state: 'stopped' as const, ticksPerSecond: 0 }),
+        process: holder?.id ?? null,
+        clients: entries.reduce((sum, entry) => sum + entry.feed.clients, 0),
+        subscribedSymbols: new Set(entries.flatMap((entry) => entry.feed.subscribed)).size,
+      };
+    });
+    const sum = (pick: (stats: ProcessFeeds['stats']) => number) => answers.reduce((total, { answer }) => total + pick(answer.stats), 0);
+    return {
+      data,
+      /** Fan-out counters since each process started, summed. */
+      stats: { published: sum((s) => s.published), coalesced: sum((s) => s.coalesced), messagesSent: sum((s) => s.messagesSent) },
+      processes: answers.map(({ processId: id, answer }) => ({
+        process: id,
+        sockets: answer.sockets,
+        feeds: FEED_NAMES.filter((_, index) => answer.feeds[index]!.runsHere),
+      })),
+    };
+  }
+
+  cluster.answer('market:feeds', processFeeds);
+  cluster.answer('market:sockets', (): Omit<MarketSocketAdminInfo, 'process'>[] =>
+    [...clients].map((client) => ({ user: client.user, openedAt: client.openedAt, symbols: [...client.keys()].sort() })),
+  );
+  cluster.answer('market:apply-wish', async (name) => {
+    if (typeof name === 'string' && feeds.isFeed(name)) await applyWish(name);
+    return true;
+  });
+
+  return {
+    processId,
+    hub,
+    clients,
+    clientsOf,
     feeds,
     catalogue: feeds.catalogue,
     /** Runs the feeds: here, or (with Redis) in whichever process holds each feed's lock. */
@@ -55,32 +191,54 @@ export function createMarketService(config: Config, now: () => number, log: { wa
         feeds.startAll();
         return;
       }
-      locks = FEED_NAMES.map((name) =>
-        createFeedLock({
+      for (const name of FEED_NAMES) {
+        const lock = createFeedLock({
           redis: redisHub.client,
           key: `${config.redisPrefix}feed-lock:${name}`,
-          owner,
+          owner: processId,
           ttlMs: FEED_LOCK_TTL_MS,
           onAcquire: () => {
             log.info(`feed ${name}: running in this process`);
-            feeds.start(name);
+            applyWish(name).catch((error: Error) => {
+              // The wish could not be read: run the feed, as with no wish at all.
+              onRedisError(error);
+              if (runsHere(name)) feeds.start(name);
+            });
           },
           onLose: () => feeds.stop(name),
           onError: onRedisError,
-        }),
-      );
+        });
+        locks.set(name, lock);
+      }
+    },
+    admin: {
+      /** Every feed, wherever it runs, with the clients and symbols of every process. */
+      async feeds() {
+        return feedsView(await cluster.ask<ProcessFeeds>('market:feeds'));
+      },
+      /** The market sockets of every process. */
+      async sockets(): Promise<MarketSocketAdminInfo[]> {
+        const answers = await cluster.ask<Omit<MarketSocketAdminInfo, 'process'>[]>('market:sockets');
+        return answers.flatMap(({ processId: id, answer }) => answer.map((socket) => ({ process: id, ...socket })));
+      },
+      /**
+       * Stores the admin's wish for a feed and has the process that runs it apply it; resolves
+       * with the feed as it is then.
+       */
+      async control(name: FeedName, change: Partial<FeedWish>): Promise<FeedAdminStatus> {
+        const wish = { ...(await wishOf(name)), ...change };
+        if (redisHub) await redisHub.client.set(wishKey(name), JSON.stringify(wish));
+        else localWishes.set(name, wish);
+        await cluster.ask('market:apply-wish', name);
+        return feedsView(await cluster.ask<ProcessFeeds>('market:feeds')).data.find((feed) => feed.name === name)!;
+      },
     },
     async close(): Promise<void> {
-      await Promise.all(locks.map((lock) => lock.release()));
+      await Promise.all([...locks.values()].map((lock) => lock.release()));
       feeds.stopAll();
       await hub.close();
     },
-    stats: {
-      /** Updates merged into a pending one for the same symbol before they were sent. */
-      coalesced: 0,
-      /** Data messages sent to market sockets. */
-      messagesSent: 0,
-    },
+    stats,
   };
 }
 export type MarketService = ReturnType<typeof createMarketService>;

@@ -429,6 +429,8 @@ describe("today's intraday candles on sqlite", () => {
 });
 
 interface FeedRow {
+  /** The process that runs the feed. */
+  process: string | null;
   name: string;
   source: string;
   state: 'running' | 'stopped';
@@ -456,10 +458,14 @@ describe('admin feeds on sqlite', () => {
   const feed = async (name: string) => (await feedList()).find((row) => row.name === name)!;
 
   it('lists the two data centers, rofex and tv, with their state and figures', async () => {
-    const rows = await feedList();
+    const listed = expectSuccess<{ data: FeedRow[]; self: string; processes: unknown[] }>(await admin.api.get('/api/admin/feeds'));
+    const rows = listed.data;
     expect(rows.map((row) => row.name)).toEqual(['rofex', 'tv']);
+    // One process runs both feeds, and it is the one that answered.
+    expect(listed.processes).toEqual([{ process: listed.self, sockets: 0, feeds: ['rofex', 'tv'] }]);
     for (const row of rows) {
       expect(row).toEqual({
+        process: listed.self,
         name: row.name,
         source: 'simulator',
         state: 'running',

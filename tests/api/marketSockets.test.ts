@@ -1,10 +1,12 @@
-// GET /api/admin/market/sockets: the market sockets open in this process, with who opened
-// each and what it watches (end-to-end tests use it to see one socket per browser).
+// GET /api/admin/market/sockets: the open market sockets, with the process that holds each,
+// who opened it and what it watches (end-to-end tests use it to see one socket per browser).
+// Across processes on Redis: redis.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type TestServer } from './harness.js';
 import { ADMIN, api, expectErrorResponse, expectSuccess, nextMessageWhere, openAuthenticatedSocket, pollUntil, sendJson, session, type Session } from './helpers.js';
 
 interface SocketRow {
+  process: string;
   user: { id: string; username: string };
   openedAt: number;
   symbols: string[];
@@ -30,7 +32,7 @@ describe('admin: open market sockets', () => {
     const socket = await openAuthenticatedSocket(server.wsUrl('/ws/market'), demo.token);
     // Listed from authentication on, before it subscribes to anything.
     expect(await pollUntil('the socket listed', async () => ((await sockets()).length === 1 ? sockets() : null))).toEqual([
-      { user: { id: demo.user._id, username: 'demo' }, openedAt: expect.any(Number), symbols: [] },
+      { process: server.app.ctx.market.processId, user: { id: demo.user._id, username: 'demo' }, openedAt: expect.any(Number), symbols: [] },
     ]);
 
     sendJson(socket, { action: 'subscribe', symbols: ['DLR/DIC26', 'BYMA:AL30'], requestId: 's1' });

@@ -36,11 +36,24 @@ async function startProcess(): Promise<Server> {
   return { baseUrl: started.baseUrl, wsUrl: started.wsUrl('/ws/market'), child: started.child };
 }
 
-async function feedState(server: Server, token: string, name: string): Promise<string> {
-  const response = await fetch(`${server.baseUrl}/api/admin/feeds`, { headers: { authorization: `Bearer ${token}` } });
-  const body = (await response.json()) as { data: { name: string; state: string }[] };
-  return body.data.find((feed) => feed.name === name)!.state;
+interface FeedsAnswer {
+  self: string;
+  data: { name: string; state: string; process: string | null; rate: number; clients: number; subscribedSymbols: number }[];
+  processes: { process: string; sockets: number; feeds: string[] }[];
 }
+
+async function adminCall<T>(server: Server, token: string, method: string, url: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${server.baseUrl}/api${url}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(response.status, `${method} ${url}`).toBe(200);
+  return (await response.json()) as T;
+}
+
+const feedsOf = (server: Server, token: string) => adminCall<FeedsAnswer>(server, token, 'GET', '/admin/feeds');
+const rofexOf = async (server: Server, token: string) => (await feedsOf(server, token)).data.find((feed) => feed.name === 'rofex')!;
 
 async function until<T>(what: string, probe: () => Promise<T | null | false>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -64,14 +77,29 @@ afterAll(async () => {
 });
 
 describe.runIf(redisUrl)('market data across two processes on Redis', () => {
-  it('delivers ticks from the feed process to a client of the other, and fails the feed over when it dies', async () => {
+  it('delivers ticks from the feed process to a client of the other, answers the admin for both, and fails the feed over when it dies', async () => {
     const first = await startProcess();
     const adminOnFirst = await signIn(first.baseUrl, ADMIN);
-    await until('the first process to take the rofex feed', async () => (await feedState(first, adminOnFirst.token, 'rofex')) === 'running');
+    const firstId = (await feedsOf(first, adminOnFirst.token)).self;
+    await until('the first process to take the rofex feed', async () => (await rofexOf(first, adminOnFirst.token)).process === firstId);
 
     const second = await startProcess();
     const adminOnSecond = await signIn(second.baseUrl, ADMIN);
-    expect(await feedState(second, adminOnSecond.token, 'rofex')).toBe('stopped');
+    // Either process answers for both: the feeds run in the first.
+    const seen = await until('both processes in the admin answer', async () => {
+      const answer = await feedsOf(second, adminOnSecond.token);
+      return answer.processes.length === 2 ? answer : null;
+    });
+    const secondId = seen.self;
+    expect(secondId).not.toBe(firstId);
+    expect(seen.processes).toEqual([
+      { process: secondId, sockets: 0, feeds: [] },
+      { process: firstId, sockets: 0, feeds: ['rofex', 'tv'] },
+    ]);
+    expect(seen.data.map((feed) => [feed.name, feed.state, feed.process])).toEqual([
+      ['rofex', 'running', firstId],
+      ['tv', 'running', firstId],
+    ]);
 
     // A client of the second process, which runs no feed.
     const demo = await signIn(second.baseUrl, DEMO);
@@ -86,10 +114,31 @@ describe.runIf(redisUrl)('market data across two processes on Redis', () => {
     socket.send(JSON.stringify({ action: 'subscribe', symbol, requestId: 'r1' }));
     await until('the snapshot and live ticks', async () => received.length >= 3);
 
-    // The feed's process dies without a word; its lock lapses and the second takes over.
+    // The first process's admin sees the second's socket, its client and its symbol.
+    const sockets = await adminCall<{ data: { process: string; user: { username: string }; symbols: string[] }[] }>(first, adminOnFirst.token, 'GET', '/admin/market/sockets');
+    expect(sockets.data).toEqual([expect.objectContaining({ process: secondId, user: expect.objectContaining({ username: 'demo' }), symbols: [symbol] })]);
+    expect(await rofexOf(first, adminOnFirst.token)).toMatchObject({ clients: 1, subscribedSymbols: 1 });
+
+    // The admin on the second process stops and paces the feed that runs in the first.
+    const stopped = await adminCall<{ data: FeedsAnswer['data'][number] }>(second, adminOnSecond.token, 'POST', '/admin/feeds/rofex/stop');
+    expect(stopped.data).toMatchObject({ name: 'rofex', state: 'stopped', process: firstId });
+    const paced = await adminCall<{ data: FeedsAnswer['data'][number] }>(second, adminOnSecond.token, 'PUT', '/admin/feeds/rofex', { rate: 123 });
+    expect(paced.data).toMatchObject({ state: 'stopped', rate: 123, process: firstId });
+    expect(await rofexOf(first, adminOnFirst.token)).toMatchObject({ state: 'stopped', rate: 123, process: firstId });
+
+    // The feed's process dies without a word; its lock lapses and the second takes over,
+    // keeping what the admin asked: stopped, at 123 ticks a second.
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
-    await until('the second process to take the rofex feed over', async () => (await feedState(second, adminOnSecond.token, 'rofex')) === 'running');
+    const takenOver = await until('the second process to take the rofex feed over', async () => {
+      const rofex = await rofexOf(second, adminOnSecond.token);
+      return rofex.process === secondId ? rofex : null;
+    });
+    expect(takenOver).toMatchObject({ state: 'stopped', rate: 123 });
+    expect((await feedsOf(second, adminOnSecond.token)).processes).toEqual([{ process: secondId, sockets: 1, feeds: ['rofex', 'tv'] }]);
+
+    const started = await adminCall<{ data: FeedsAnswer['data'][number] }>(second, adminOnSecond.token, 'POST', '/admin/feeds/rofex/start');
+    expect(started.data).toMatchObject({ state: 'running', rate: 123, process: secondId });
     const afterTakeover = received.length;
     await until('ticks from the new feed process', async () => received.length > afterTakeover + 2);
     socket.close();
