@@ -84,7 +84,7 @@ function parse<T>(text: string): T | null {
 }
 
 /** Every process on one Redis. */
-export function createRedisCluster(url: string, prefix: string, processId: string, onError: (error: Error) => void): Cluster {
+export function createRedisCluster(url: string, prefix: string, processId: string, onError: (error: Error) => void, answerTimeoutMs = CLUSTER_ANSWER_TIMEOUT_MS): Cluster {
   let closing = false;
   const report = (error: Error) => {
     if (!closing) onError(error);
@@ -139,7 +139,7 @@ export function createRedisCluster(url: string, prefix: string, processId: strin
       const done = new Promise<void>((resolve) => (finish = resolve));
       const entry = { replies, expected: Infinity, finish };
       open.set(id, entry);
-      const timer = setTimeout(finish, CLUSTER_ANSWER_TIMEOUT_MS);
+      const timer = setTimeout(finish, answerTimeoutMs);
       try {
         // Every process hears it, this one included; an answer may arrive before PUBLISH returns.
         entry.expected = await client.publish(askChannel, JSON.stringify(question));
@@ -167,6 +167,8 @@ export function createRedisCluster(url: string, prefix: string, processId: strin
       closing = true;
       for (const waiting of open.values()) waiting.finish();
       handlers.clear();
+      // Unsubscribed first, so Redis stops counting this process before the connection closes.
+      await subscriber.unsubscribe().catch(() => {});
       subscriber.disconnect();
       await client.quit().catch(() => client.disconnect());
     },
