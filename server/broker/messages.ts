@@ -9,5 +9,6 @@ export const BROKER_MESSAGES = {
   brokerUnreachable: (reason: string) => `No se pudo conectar con el broker: ${reason}`,
   ownerTimeout: 'El servidor que tiene la sesión de broker no respondió a tiempo; intente de nuevo',
   storeUnavailable: 'No se pudo consultar el estado de las sesiones de broker; intente de nuevo',
+  sessionGone: (account: string) => `La sesión de broker de la cuenta ${account} terminó (el servidor que la tenía se detuvo): conecte una sesión nueva y observe la cuenta otra vez`,
   subscribeFailed: (account: string) => `No se pudo suscribir a la cuenta ${account}; intente de nuevo`,
 } as const;

@@ -21,6 +21,8 @@ import { createMemoryBrokerStore, type AccountRecord, type BrokerStore, type Com
 export { BROKER_MESSAGES };
 
 const REVALUE_EVERY_MS = 1000;
+/** How often this process checks that the accounts its sockets subscribe to are still watched. */
+export const GONE_CHECK_EVERY_MS = 2000;
 /** Chance per second that a paper account fills an order. */
 const PAPER_FILL_CHANCE = 0.05;
 
@@ -141,6 +143,36 @@ export function createBrokerService(market: MarketService, now: () => number, op
     }
   }, REVALUE_EVERY_MS);
   timer.unref();
+
+  /**
+   * Accounts this process's sockets subscribe to, each with what to call when it stops being
+   * watched: its session's process died (with Redis its records lapse) or the user was
+   * deleted. The subscriptions stay, so pushes flow again once the account is watched
+   * through a new session; `lost` makes each loss told once.
+   */
+  const subscribed = new Map<string, { userId: string; account: string; onGone: Set<() => void>; lost: boolean }>();
+  let checking = false;
+  async function checkSubscribed(): Promise<void> {
+    if (checking) return;
+    checking = true;
+    try {
+      for (const entry of subscribed.values()) {
+        const watched = (await watchedRecord(entry.userId, entry.account)) != null;
+        if (watched || entry.lost) {
+          entry.lost = !watched;
+          continue;
+        }
+        entry.lost = true;
+        for (const onGone of entry.onGone) onGone();
+      }
+    } catch (error) {
+      onError(error); // the store cannot be read now: checked again next time
+    } finally {
+      checking = false;
+    }
+  }
+  const goneTimer = setInterval(() => void checkSubscribed(), GONE_CHECK_EVERY_MS);
+  goneTimer.unref();
 
   async function connectPrimary(user: UserRow, url: string, username: string, password: string): Promise<BrokerSession> {
     const client = createPrimaryClient({ baseUrl: url.endsWith('/') ? url : `${url}/`, username, password });
@@ -314,10 +346,23 @@ export function createBrokerService(market: MarketService, now: () => number, op
     /**
      * Pushes each new snapshot of a watched account, from whichever process revalues it.
      * Resolves once pushes flow, with the unsubscribe; null when the account is not watched.
+     * `onGone` is called when the account stops being watched (within GONE_CHECK_EVERY_MS of
+     * its records going); pushes resume if it is watched again.
      */
-    async subscribe(user: UserRow, account: string, listener: (snapshot: PositionsSnapshot) => void): Promise<(() => Promise<void>) | null> {
+    async subscribe(user: UserRow, account: string, listener: (snapshot: PositionsSnapshot) => void, onGone: () => void = () => {}): Promise<(() => Promise<void>) | null> {
       if (!(await watchedRecord(user.id, account))) return null;
-      return store.subscribe(user.id, account, listener);
+      const unsubscribe = await store.subscribe(user.id, account, listener);
+      const entryKey = key(user.id, account);
+      let entry = subscribed.get(entryKey);
+      if (!entry) subscribed.set(entryKey, (entry = { userId: user.id, account, onGone: new Set(), lost: false }));
+      // A function of its own per subscription, so two subscribers with one callback stay two.
+      const told = () => onGone();
+      entry.onGone.add(told);
+      return async () => {
+        const current = subscribed.get(entryKey);
+        if (current?.onGone.delete(told) && current.onGone.size === 0) subscribed.delete(entryKey);
+        await unsubscribe();
+      };
     },
 
     /** Makes every paper account this process watches fill one order and revalue (tests). */
@@ -367,6 +412,7 @@ export function createBrokerService(market: MarketService, now: () => number, op
 
     async close(): Promise<void> {
       clearInterval(timer);
+      clearInterval(goneTimer);
       for (const watch of watches.values()) {
         watch.closed = true;
         watch.source.close();

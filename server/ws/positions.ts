@@ -1,7 +1,10 @@
 // /ws/positions (spec section 7): after auth, {action:'subscribe'|'unsubscribe',
 // symbol:'POS:primary:{account}'} for an account the user watches; answers
 // {event:'subscribed', symbol}, then pushes {"POS:primary:{account}": {type:'positions',
-// data?, etag, as_of}} on every change, without `data` when it is too large to push.
+// data?, etag, as_of}} on every change, without `data` when it is too large to push. When the
+// account stops being watched (with Redis: the process that had its session died), an error
+// event with the symbol says so; the subscription stays, and pushes come again once the
+// client has watched the account through a new session.
 import type { FastifyInstance } from 'fastify';
 import { z } from '../../src/protocol/zod.js';
 import { POSITIONS_CHANNEL_PREFIX, type PositionsPush, type PositionsSnapshot } from '../../src/protocol/broker.js';
@@ -59,10 +62,18 @@ export function registerPositionsSocket(app: FastifyInstance, ctx: AppContext): 
       let pending = mine.get(symbol);
       if (!pending) {
         // Pushes may come from another process (REDIS_URL): the broker resolves once they flow.
-        pending = ctx.broker.subscribe(session.user, account, (snapshot) => session.send({ [symbol]: pushOf(snapshot) })).catch((error: unknown) => {
-          app.log.warn({ err: error }, 'positions subscribe failed');
-          return 'failed' as const;
-        });
+        pending = ctx.broker
+          .subscribe(
+            session.user,
+            account,
+            (snapshot) => session.send({ [symbol]: pushOf(snapshot) }),
+            // The session's process died: the client must connect a new one; the subscription stays for it.
+            () => session.send({ event: 'error', message: BROKER_MESSAGES.sessionGone(account), symbol }),
+          )
+          .catch((error: unknown) => {
+            app.log.warn({ err: error }, 'positions subscribe failed');
+            return 'failed' as const;
+          });
         mine.set(symbol, pending);
         const unsubscribe = await pending;
         if (typeof unsubscribe !== 'function') {

@@ -225,17 +225,27 @@ describe.runIf(redisUrl)('broker sessions across two processes on Redis', () => 
     );
     const afterDeath = expectSuccess<{ data: { sessionId: string }[] }>(await adminOnSecond.api.get('/api/admin/positions'));
     expect(afterDeath.data.map((entry) => entry.sessionId)).not.toContain(sessionId);
+    // The socket on the surviving process is told, once, that the account's session is gone;
+    // pushes sent before the death may come first.
+    const told = await nextMessageWhere(socket, (m) => typeof m === 'object' && m != null && 'event' in m);
+    expect(told.message).toEqual({
+      event: 'error',
+      symbol: channel,
+      message: `La sesión de broker de la cuenta ${account} terminó (el servidor que la tenía se detuvo): conecte una sesión nueva y observe la cuenta otra vez`,
+    });
+    for (const skipped of told.skipped) expect(Object.keys(skipped as object)).toEqual([channel]);
     sendJson(socket, { action: 'ping', requestId: 'still-open' });
-    // Pushes sent before the death may come first.
     const pong = await nextMessageWhere(socket, (m) => typeof m === 'object' && m != null && 'event' in m);
     expect(pong.message).toMatchObject({ event: 'pong', requestId: 'still-open' });
-    for (const skipped of pong.skipped) expect(Object.keys(skipped as object)).toEqual([channel]);
+    expect(pong.skipped).toEqual([]);
 
-    // The client connects a new session, now on the surviving process, and it works.
+    // The client connects a new session, now on the surviving process, and it works: the
+    // socket's subscription, kept, gets the new session's pushes without subscribing again.
     const again = expectSuccess<{ sessionId: string; accounts: string[] }>(await traderOnSecond.api.post('/api/primary/sessions/connect', { url: 'sim://' }));
     expect(again.accounts).toEqual([account]);
     expectSuccess(await traderOnSecond.api.post(`/api/accounts/${account}/watch`, { sessionId: again.sessionId }));
     expect((await positionsOf(traderOnSecond, account)).account).toBe(account);
+    expect((await nextPush(socket, channel)).data?.account).toBe(account);
     socket.close();
   }, 90_000);
 });
