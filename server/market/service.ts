@@ -113,7 +113,11 @@ export function createMarketService(config: Config, now: () => number, log: { wa
     let stored: unknown = localWishes.get(name);
     if (redisHub) {
       const text = await redisHub.client.get(wishKey(name));
-      stored = text == null ? null : JSON.parse(text);
+      try {
+        stored = text == null ? null : JSON.parse(text);
+      } catch {
+        stored = null; // not ours to read: as if none, and the next admin change writes it again
+      }
     }
     return isWish(stored) ? stored : { running: true, rate: ticksPerSecond };
   }
