@@ -205,9 +205,13 @@ test('horizontal menu above 991 px: the menu runs along the top and a sub-menu o
   await page.getByRole('dialog', { name: 'Apariencia' }).getByLabel('Menú horizontal (escritorio)').check();
   await page.keyboard.press('Escape');
   const menu = page.getByRole('navigation', { name: 'Menú principal' });
-  const box = (await menu.boundingBox())!;
-  expect(box.width).toBeGreaterThan(1000);
-  expect(box.height).toBeLessThan(100);
+  // The layout changes on the next render, and the sidebar's size is animated: read it once it has settled.
+  await expect
+    .poll(async () => {
+      const box = (await menu.boundingBox())!;
+      return { wide: box.width > 1000, low: box.height < 100 };
+    })
+    .toEqual({ wide: true, low: true });
   const perfil = menu.getByRole('link', { name: 'Perfil' });
   await expect(perfil).toBeHidden();
   await menu.getByRole('button', { name: 'Configuracion' }).hover();
