@@ -186,7 +186,6 @@ export function createMarketService(config: Config, now: () => number, log: { wa
     processId,
     hub,
     clients,
-    clientsOf,
     feeds,
     catalogue: feeds.catalogue,
     /** Runs the feeds: here, or (with Redis) in whichever process holds each feed's lock. */
