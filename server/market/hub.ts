@@ -18,6 +18,11 @@ export interface Hub {
   released(symbols: Iterable<string>): void;
   /** Symbols with at least one subscriber in this process. */
   subscribedSymbols(): string[];
+  /**
+   * Symbols some client wants, in this process or (Redis) any other: what a feed that asks
+   * the exchange for exactly the symbols wanted (the Primary API's smd) must subscribe.
+   */
+  demand(): Promise<string[]>;
   readonly published: number;
   close(): Promise<void>;
 }
@@ -66,6 +71,10 @@ export function createMarketHub(): Hub {
     },
 
     subscribedSymbols(): string[] {
+      return [...listeners.keys()];
+    },
+
+    async demand(): Promise<string[]> {
       return [...listeners.keys()];
     },
 

@@ -1,6 +1,7 @@
 // The rofex feed on the real exchange (PRIMARY_URL, PRIMARY_USERNAME, PRIMARY_PASSWORD):
 // the exchange's instruments join the catalogue, and market data is subscribed for exactly
-// the symbols some client of this process wants.
+// the symbols some client wants: of this process, or with Redis of any process (the feed
+// runs in one of them and publishes what the exchange sends to the others).
 import type { MarketUpdate } from '../../src/protocol/market.js';
 import type { Catalogue } from './catalogue.js';
 import type { Hub } from './hub.js';
@@ -31,6 +32,8 @@ export function createPrimaryFeed(options: {
   let demandTimer: NodeJS.Timeout | null = null;
   let loaded: Promise<void> | null = null;
   let lastError: string | null = null;
+  /** Why the last demand read failed, until one succeeds. */
+  let demandError: string | null = null;
   client.marketData.onUpdate(options.onUpdate);
 
   /** Adds the exchange's instruments the catalogue lacks. */
@@ -44,8 +47,24 @@ export function createPrimaryFeed(options: {
     }
   }
 
-  function syncDemand(): void {
-    const wanted = new Set(hub.subscribedSymbols().filter((symbol) => catalogue.resolve(symbol)?.feed === 'rofex'));
+  /** A demand read is under way (with Redis, a round trip): a timer tick meanwhile is skipped. */
+  let syncing = false;
+  async function syncDemand(): Promise<void> {
+    if (syncing) return;
+    syncing = true;
+    let demand: string[];
+    try {
+      demand = await hub.demand();
+    } catch (error) {
+      // Redis out of reach: the subscriptions stay as they are until it answers again.
+      demandError = `Demanda de símbolos no disponible: ${error instanceof Error ? error.message : String(error)}`;
+      return;
+    } finally {
+      syncing = false;
+    }
+    if (demandTimer == null) return; // stopped while the demand was read
+    demandError = null;
+    const wanted = new Set(demand.filter((symbol) => catalogue.resolve(symbol)?.feed === 'rofex'));
     const added = [...wanted].filter((symbol) => !subscribed.has(symbol));
     const removed = [...subscribed].filter((symbol) => !wanted.has(symbol));
     if (added.length > 0) client.marketData.subscribe(added);
@@ -59,14 +78,14 @@ export function createPrimaryFeed(options: {
       return demandTimer != null;
     },
     get lastError(): string | null {
-      return client.marketData.state().lastError ?? lastError;
+      return client.marketData.state().lastError ?? demandError ?? lastError;
     },
     start(): void {
       if (demandTimer) return;
       loaded ??= loadInstruments();
-      demandTimer = setInterval(syncDemand, DEMAND_EVERY_MS);
+      demandTimer = setInterval(() => void syncDemand(), DEMAND_EVERY_MS);
       demandTimer.unref();
-      syncDemand();
+      void syncDemand();
     },
     stop(): void {
       if (demandTimer) clearInterval(demandTimer);

@@ -18,6 +18,9 @@ const LATEST_FLUSH_MS = 50;
 /** A payload is the publisher's tag (this many characters) and the state as JSON. */
 export const ORIGIN_TAG_LENGTH = 9;
 
+/** `text` as a literal in a Redis glob pattern. */
+export const globEscape = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
+
 /** A process's tag on what it publishes: 8 hex digits and a colon. */
 export function originTag(): string {
   return `${randomBytes(4).toString('hex')}:`;
@@ -179,6 +182,19 @@ export function createRedisHub(url: string, prefix: string, onError: (error: Err
 
     subscribedSymbols(): string[] {
       return [...listeners.keys()];
+    },
+
+    /**
+     * This process's symbols and every symbol another process holds a channel for: a process
+     * subscribes to a symbol's channel exactly while its clients want it from elsewhere, so
+     * Redis itself knows the demand (PUBSUB CHANNELS), and a dead process's drops out with its
+     * connection, with no record to expire.
+     */
+    async demand(): Promise<string[]> {
+      const channels = await publisher.pubsub('CHANNELS', `${globEscape(channelPrefix)}*`);
+      const wanted = new Set(listeners.keys());
+      for (const channel of channels as string[]) wanted.add(channel.slice(channelPrefix.length));
+      return [...wanted];
     },
 
     get published(): number {

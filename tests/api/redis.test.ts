@@ -1,6 +1,8 @@
 // Past one machine (issue 4): two real server processes on one Redis. A client on one gets
 // ticks produced by the feed on the other, and when the feed's process dies the other
-// takes the feed over. Runs when TEST_REDIS_URL is set.
+// takes the feed over; with the rofex feed on the exchange (the local fake Primary API), a
+// subscription on the process that does not run the feed reaches the exchange all the same.
+// Runs when TEST_REDIS_URL is set.
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startFakePrimary } from '../fakes/primaryServer.js';
 import { ADMIN, authenticate, DEMO, openSocket, signIn } from './helpers.js';
 import { startServerProcess } from './serverProcess.js';
 
@@ -24,13 +27,14 @@ interface Server {
   child: ChildProcess;
 }
 
-async function startProcess(): Promise<Server> {
+async function startProcess(env: Record<string, string> = {}): Promise<Server> {
   const started = await startServerProcess({
     DATA_DIR: dataDir,
     SIM_TICKS_PER_SECOND: '400',
     STATIC_DIR: path.join(dataDir, 'no-client'),
     REDIS_URL: redisUrl!,
     REDIS_PREFIX: prefix,
+    ...env,
   });
   children.push(started.child);
   return { baseUrl: started.baseUrl, wsUrl: started.wsUrl('/ws/market'), child: started.child };
@@ -142,5 +146,45 @@ describe.runIf(redisUrl)('market data across two processes on Redis', () => {
     const afterTakeover = received.length;
     await until('ticks from the new feed process', async () => received.length > afterTakeover + 2);
     socket.close();
+  }, 60_000);
+
+  it('asks the exchange for the symbols the clients of every process want, and no longer once they are gone', async () => {
+    const exchange = await startFakePrimary();
+    try {
+      // Processes of their own (another prefix: the first test's survivor holds its locks).
+      const env = { REDIS_PREFIX: `${prefix}primary:`, PRIMARY_URL: exchange.baseUrl, PRIMARY_USERNAME: exchange.credentials.username, PRIMARY_PASSWORD: exchange.credentials.password };
+      const feedProcess = await startProcess(env);
+      const admin = await signIn(feedProcess.baseUrl, ADMIN);
+      const feedProcessId = (await feedsOf(feedProcess, admin.token)).self;
+      const rofex = await until('the first process to run the rofex feed on the exchange', async () => {
+        const feed = await rofexOf(feedProcess, admin.token);
+        return feed.process === feedProcessId && feed.state === 'running' ? feed : null;
+      });
+      expect(rofex).toMatchObject({ source: 'primary' });
+      const clientsProcess = await startProcess(env);
+      expect((await rofexOf(clientsProcess, admin.token)).process).toBe(feedProcessId);
+
+      // A client of the process that does not run the feed.
+      const demo = await signIn(clientsProcess.baseUrl, DEMO);
+      const socket = await openSocket(clientsProcess.wsUrl);
+      await authenticate(socket, demo.token);
+      const received: { md: { LA?: { price: number } } }[] = [];
+      socket.on('message', (raw) => {
+        const message = JSON.parse(String(raw)) as Record<string, { md: { LA?: { price: number } } }>;
+        if (message['ROFEX:DLR/DIC26']) received.push(message['ROFEX:DLR/DIC26']);
+      });
+      socket.send(JSON.stringify({ action: 'subscribe', symbol: 'ROFEX:DLR/DIC26', requestId: 'r1' }));
+      await until('an smd for the symbol at the exchange', async () => exchange.smdRequests().some((smd) => smd.symbols.includes('DLR/DIC26')));
+      await until('an Md of the exchange to reach the client on the other process', async () => {
+        exchange.push('DLR/DIC26', { LA: { price: 1633.5, size: 2, date: Date.now() } });
+        return received.some((message) => message.md.LA?.price === 1633.5);
+      });
+
+      // The client goes: the feed's connection is renewed without the symbol.
+      socket.close();
+      await until('the exchange to stop sending the symbol', async () => exchange.push('DLR/DIC26', { LA: { price: 1634, size: 1, date: Date.now() } }) === 0);
+    } finally {
+      await exchange.close();
+    }
   }, 60_000);
 });

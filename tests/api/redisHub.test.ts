@@ -88,6 +88,23 @@ describe.runIf(redisUrl)('Redis hub', () => {
     expect(stored.LA?.price).toBe(1600);
   });
 
+  it("counts another process's clients in the demand while they want a symbol, and a prefix's glob characters literally", async () => {
+    const [feedSide, otherSide] = hubPair();
+    // A hub on a prefix that, read as a glob, would match the pair's channels too.
+    const globPrefix = createRedisHub(redisUrl!, 'visores-hub-test-*:', (error) => void errors.push(error));
+    hubs.push(globPrefix);
+    const stopOwn = feedSide.subscribe('DLR/ENE27', () => {});
+    const stopOther = otherSide.subscribe('DLR/DIC26', () => {});
+    await pollUntil("the other process's symbol in the demand", async () => ((await feedSide.demand()).includes('DLR/DIC26') ? true : null));
+    expect((await feedSide.demand()).sort()).toEqual(['DLR/DIC26', 'DLR/ENE27']);
+    expect(await globPrefix.demand()).toEqual([]);
+    stopOther();
+    await pollUntil('the symbol out of the demand', async () => ((await feedSide.demand()).includes('DLR/DIC26') ? null : true));
+    expect(await feedSide.demand()).toEqual(['DLR/ENE27']);
+    stopOwn();
+    expect(await feedSide.demand()).toEqual([]);
+  });
+
   it('refuses an origin tag that would not split from the JSON', () => {
     expect(originTag()).toMatch(/^[0-9a-f]{8}:$/);
     expect(() => createRedisHub(redisUrl!, 'x:', () => {}, '{bad')).toThrow(/origin tag/);
