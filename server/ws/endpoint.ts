@@ -6,7 +6,7 @@ import type { RawData, WebSocket } from 'ws';
 import { toPublicUser } from '../db/users.js';
 import type { UserRow } from '../db/schema.js';
 import { hashToken } from '../auth/tokens.js';
-import { AuthMessage, PingMessage, SOCKET_LIMITS, SocketCloseCode, type ControlEvent } from '../../src/protocol/socket.js';
+import { AuthMessage, PingMessage, SOCKET_LIMITS, SocketCloseCode, type ControlEvent, type SocketErrorEvent } from '../../src/protocol/socket.js';
 import type { AppContext } from '../http/context.js';
 import { errorBody } from '../http/errors.js';
 import { MESSAGES } from '../http/auth.js';
@@ -15,6 +15,8 @@ export interface SocketSession {
   socket: WebSocket;
   user: UserRow;
   send(message: unknown): void;
+  /** Sends the error of a broken limit and counts it: repeated abuse closes the socket (1008). */
+  strike(error: SocketErrorEvent): void;
 }
 
 /** What an endpoint does with the messages of an authenticated socket. */
@@ -35,6 +37,16 @@ export function isAllowedOrigin(origin: string | undefined, request: FastifyRequ
   return normalized === own || allowed.some((a) => a.toLowerCase() === normalized);
 }
 
+/** Why a socket that does not read was closed (a close reason is at most 123 bytes). */
+const UNREAD_REASON = `Cliente demasiado lento: más de ${SOCKET_LIMITS.maxUnsentBytes / (1024 * 1024)} MB sin leer`;
+
+/** `text` cut to what a close frame carries: 123 bytes of UTF-8, whole characters. */
+export function closeReason(text: string): string {
+  let reason = text;
+  while (Buffer.byteLength(reason) > 123) reason = [...reason].slice(0, -1).join('');
+  return reason;
+}
+
 function rawText(raw: RawData): string {
   return Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
 }
@@ -51,12 +63,19 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
     let tokenHash: string | null = null;
     let closed = false;
     const send = (message: unknown) => {
-      if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+      if (socket.readyState !== socket.OPEN) return;
+      if (socket.bufferedAmount > SOCKET_LIMITS.maxUnsentBytes) {
+        request.log.warn({ unsent: socket.bufferedAmount }, `socket ${path} closed: the client does not read`);
+        socket.close(1008, closeReason(UNREAD_REASON));
+        return;
+      }
+      socket.send(JSON.stringify(message));
     };
     const sendEvent = (event: ControlEvent) => send(event);
-    const refuse = (message: string, code: number) => {
-      sendEvent({ event: 'error', message });
-      socket.close(code, message.slice(0, 120));
+    /** Sends the error (with what it names) and closes the socket with `code`. */
+    const refuse = (message: string, code: number, names: Omit<SocketErrorEvent, 'event' | 'message'> = {}) => {
+      sendEvent({ event: 'error', message, ...names });
+      socket.close(code, closeReason(message));
     };
 
     const authTimer = setTimeout(
@@ -88,7 +107,7 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
         if (!user) return refuse(MESSAGES.badToken, SocketCloseCode.unauthorized);
         clearTimeout(authTimer);
         tokenHash = hashToken(auth.data.token);
-        session = { socket, user, send };
+        session = { socket, user, send, strike };
         ctx.sockets.add(tokenHash, socket);
         handler.onAuthenticated?.(session);
         const { _id, username, role } = toPublicUser(user);
@@ -118,19 +137,22 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       tokens -= 1;
       return null;
     };
-    const strike = (message: string) => {
+    const strike = (error: SocketErrorEvent) => {
       const at = ctx.now();
       strikes.push(at);
       while (strikes.length > 0 && strikes[0]! < at - 60_000) strikes.shift();
-      if (strikes.length >= SOCKET_LIMITS.strikesToClose) return refuse(`${message}. Conexión cerrada por abuso`, 1008);
-      sendEvent({ event: 'error', message });
+      if (strikes.length >= SOCKET_LIMITS.strikesToClose) {
+        const { event: _error, message, ...names } = error;
+        return refuse(`${message}. Conexión cerrada por abuso`, 1008, names);
+      }
+      sendEvent(error);
     };
 
     // Messages are handled one at a time, in order, even while auth waits on the database.
     let queue: Promise<void> = Promise.resolve();
     socket.on('message', (raw) => {
       const limit = overLimit(raw);
-      if (limit) return strike(limit);
+      if (limit) return strike({ event: 'error', message: limit });
       queue = queue
         .then(() => handle(raw))
         .catch((error: unknown) => {

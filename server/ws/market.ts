@@ -332,7 +332,7 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
         if (unknown.length > 0) session.send({ event: 'error', message: `Símbolos desconocidos: ${unknown.join(', ')}`, symbols: unknown, requestId });
         const added = known.filter(([key]) => !subscriptions.has(key)).length;
         if (subscriptions.size + added > MARKET_LIMITS.maxSubscriptions) {
-          session.send({ event: 'error', message: tooMany, symbols: known.map(([key]) => key), requestId });
+          session.strike({ event: 'error', message: tooMany, symbols: known.map(([key]) => key), requestId });
           return true;
         }
         await marketClient.subscribeMany(known, requestId);
@@ -350,7 +350,7 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
         return true;
       }
       if (!subscriptions.has(key) && subscriptions.size >= MARKET_LIMITS.maxSubscriptions) {
-        session.send({ event: 'error', message: tooMany, symbol: key, requestId });
+        session.strike({ event: 'error', message: tooMany, symbol: key, requestId });
         return true;
       }
       await marketClient.subscribeMany([[key, instrument]], requestId);

@@ -33,4 +33,13 @@ export const SOCKET_LIMITS = {
   burst: 200,
   /** Broken limits within a minute that close the socket with 1008 (policy violation). */
   strikesToClose: 5,
+  /**
+   * A socket whose unsent output is over this many bytes when a reply or a push is due is
+   * closed with 1008: a client that keeps asking but does not read cannot grow the server's
+   * memory without bound. (Market ticks for a slow reader wait merged per symbol instead.)
+   */
+  maxUnsentBytes: 4 * 1024 * 1024,
 } as const;
+
+/** The error a socket gets when it breaks a limit (each one a strike). */
+export type SocketErrorEvent = Extract<ControlEvent, { event: 'error' }>;

@@ -20,6 +20,7 @@ import {
   nextMessage,
   nextMessages,
   openAuthenticatedSocket,
+  pollUntil,
   sendJson,
   signIn,
   waitForClose,
@@ -94,6 +95,16 @@ describe('market socket on sqlite', () => {
       const answers = await nextMessages(socket, slice.length);
       answers.forEach((answer, i) => expect(keysOf(answer), JSON.stringify(answer).slice(0, 200)).toEqual([slice[i]]));
     }
+  }
+
+  /** The server's end of a socket, to read how much waits in its send buffer. */
+  function serverSideOf(socket: WebSocket): WebSocket {
+    const localPort = (socket as unknown as { _socket: NetSocket })._socket.localPort;
+    const serverSide = [...server.app.app.websocketServer.clients].find(
+      (candidate) => (candidate as unknown as { _socket: NetSocket })._socket.remotePort === localPort,
+    );
+    expect(serverSide).toBeDefined();
+    return serverSide!;
   }
 
   /** Moves a feed one tick at a time until each key's instrument has had a new update. */
@@ -368,6 +379,42 @@ describe('market socket on sqlite', () => {
     expect(await nextMessage(socket)).toMatchObject({ event: 'unsubscribed', symbol: keys[0] });
     expect(keysOf(await subscribe(socket, another!))).toEqual([another]);
     expect(await subscribe(socket, keys[0]!, 'again')).toMatchObject({ event: 'error', symbol: keys[0], requestId: 'again' });
+
+    // Each refusal is a breach of the socket's limits: asking on past them closes it (1008).
+    for (let strike = 3; strike < SOCKET_LIMITS.strikesToClose; strike++) {
+      expect(await subscribe(socket, keys[0]!, `strike${strike}`)).toMatchObject({ event: 'error', requestId: `strike${strike}` });
+    }
+    sendJson(socket, { action: 'subscribe', symbols: [keys[0], extra], requestId: 'last' });
+    expect(await nextMessage(socket)).toEqual({ event: 'error', message: expect.stringMatching(/suscripciones.*abuso/), symbols: [keys[0], extra], requestId: 'last' });
+    expect((await waitForClose(socket)).code).toBe(1008);
+  });
+
+  it('closes (1008) a client that keeps asking but does not read, once its unsent output passes the cap', async () => {
+    const socket = await marketSocket();
+    const serverSide = serverSideOf(socket);
+    const keys = market().catalogue.instruments.slice(0, 500).map((instrument) => instrument.instrumentId.symbol);
+    const answerBytes = Buffer.byteLength(JSON.stringify(Object.fromEntries(keys.map((key) => [key, latestEntry(key)]))));
+    const written = () => (serverSide as unknown as { _socket: NetSocket })._socket.bytesWritten;
+
+    socket.pause();
+    // Ask, within the message-rate allowance, until the kernel's buffers on both ends are full
+    // and then what the server holds passes the cap.
+    let asks = 0;
+    while (serverSide.readyState === WebSocket.OPEN) {
+      expect(asks, 'answers before the server gave up on the client').toBeLessThan(2000);
+      server.clock.advance(1000);
+      for (let i = 0; i < SOCKET_LIMITS.messagesPerSecond; i++) sendJson(socket, { action: 'subscribe', symbols: keys, requestId: `r${asks++}` });
+      await pollUntil('the server to answer or close', () => (serverSide.readyState !== WebSocket.OPEN || written() >= asks * answerBytes ? true : null));
+    }
+    // What it holds for the client stopped growing at the cap: at most one answer over it.
+    expect(serverSide.bufferedAmount).toBeLessThanOrEqual(SOCKET_LIMITS.maxUnsentBytes + answerBytes + 1024);
+
+    socket.resume();
+    const close = await waitForClose(socket);
+    expect(close).toMatchObject({ code: 1008, reason: expect.stringContaining('sin leer') });
+    const answered = (await messagesSoFar(socket)).filter((message) => (message as Message).requestId !== undefined);
+    expect(answered.length).toBeGreaterThan(0);
+    expect(answered.length).toBeLessThan(asks);
   });
 
   it("merges a slow reader's updates while its buffer is full: bounded, others unaffected, latest state once it reads", async () => {
@@ -382,12 +429,7 @@ describe('market socket on sqlite', () => {
     await subscribeAll(slow, slowKeys);
     await subscribeAll(normal, normalKeys);
 
-    // The server's end of the slow socket, to read how much waits in its send buffer.
-    const localPort = (slow as unknown as { _socket: NetSocket })._socket.localPort;
-    const serverSide = [...server.app.app.websocketServer.clients].find(
-      (socket) => (socket as unknown as { _socket: NetSocket })._socket.remotePort === localPort,
-    )!;
-    expect(serverSide).toBeDefined();
+    const serverSide = serverSideOf(slow);
     const fullMessageBytes = Buffer.byteLength(JSON.stringify(Object.fromEntries(slowKeys.map((key) => [key, latestEntry(key)]))));
     // At most the threshold plus the one message that crossed it.
     const bound = MARKET_LIMITS.sendBufferHighWater + 2 * fullMessageBytes;
