@@ -72,4 +72,68 @@ describe('simulator', () => {
     expect(a.snapshot('DLR/DIC26')).toEqual(b.snapshot('DLR/DIC26'));
     expect(a.snapshot('BYMA:GGAL')).toEqual(b.snapshot('BYMA:GGAL'));
   });
+
+  it('moves as much per minute at any pace: volatility is per second of its clock, not per tick', () => {
+    const spotOnly = catalogue.instruments.filter((i) => i.instrumentId.symbol === 'DLR/SPOT');
+    /** Mean absolute log change of spot over one simulated minute, across seeds. */
+    const minuteMove = (ticksPerSecond: number) => {
+      let total = 0;
+      for (let seed = 1; seed <= 12; seed++) {
+        const sim = createSimulator(catalogue, spotOnly, { ...settings, seed, ticksPerSecond }, () => now);
+        sim.advance(1);
+        const before = sim.drivers().spot;
+        sim.advance(60 * ticksPerSecond);
+        total += Math.abs(Math.log(sim.drivers().spot / before));
+      }
+      return total / 12;
+    };
+    const slow = minuteMove(10);
+    const fast = minuteMove(250);
+    expect(slow).toBeGreaterThan(0);
+    expect(fast / slow).toBeGreaterThan(0.6);
+    expect(fast / slow).toBeLessThan(1.6);
+  });
+
+  it('stays near its settings and references however long it runs (a simulated week)', () => {
+    const few = catalogue.instruments.filter((i) => ['DLR/SPOT', 'MERV - XMEV - GGAL - 24hs', 'MERV - XMEV - AL30 - 24hs', 'MERV - XMEV - AL30D - 24hs'].includes(i.instrumentId.symbol));
+    expect(few).toHaveLength(4);
+    const sim = createSimulator(catalogue, few, { ...settings, ticksPerSecond: 0.5 }, () => now);
+    const drivers = [];
+    for (let day = 0; day < 7; day++) {
+      sim.advance(43_200);
+      drivers.push(sim.drivers());
+    }
+    // Each within five of the spreads it settles into.
+    for (const { spot, mep, ccl, rate } of drivers) {
+      expect(Math.abs(Math.log(spot / settings.spot))).toBeLessThan(0.075);
+      expect(Math.abs(Math.log(mep / settings.mep))).toBeLessThan(0.05);
+      expect(Math.abs(Math.log(ccl / settings.ccl))).toBeLessThan(0.05);
+      expect(Math.abs(rate - settings.dlrRate)).toBeLessThan(0.1);
+    }
+    expect(Math.abs(Math.log(last(sim, 'BYMA:GGAL') / 6500))).toBeLessThan(0.3);
+    // It does move: no two days end at the same spot.
+    expect(new Set(drivers.map((d) => d.spot)).size).toBe(7);
+  });
+
+  it('starts a new session each day in Buenos Aires: the close is the last day\'s last, open, high and low start again, volume from zero', () => {
+    let clock = Date.UTC(2026, 10, 23, 20); // 17:00 in Buenos Aires
+    const ggal = catalogue.instruments.filter((i) => i.instrumentId.symbol === 'MERV - XMEV - GGAL - 24hs');
+    const sim = createSimulator(catalogue, ggal, { ...settings, ticksPerSecond: 1 }, () => clock);
+    sim.advance(500);
+    const evening = sim.snapshot('BYMA:GGAL')!;
+    expect(evening.TV).toBeGreaterThan(0);
+    clock = Date.UTC(2026, 10, 24, 2, 59); // 23:59, the same day there
+    sim.advance(1);
+    const lastOfDay = sim.snapshot('BYMA:GGAL')!;
+    expect(lastOfDay.CL).toEqual(evening.CL);
+    expect(lastOfDay.TV).toBeGreaterThan(evening.TV!);
+    clock = Date.UTC(2026, 10, 24, 14); // 11:00 the next day
+    sim.advance(1);
+    const morning = sim.snapshot('BYMA:GGAL')!;
+    expect(morning.CL).toEqual({ price: lastOfDay.LA!.price });
+    expect(morning.OP).toBe(morning.LA!.price);
+    expect(morning.HI).toBe(morning.LA!.price);
+    expect(morning.LO).toBe(morning.LA!.price);
+    expect(morning.TV).toBe(0);
+  });
 });

@@ -36,6 +36,31 @@ interface QuoteState {
 
 const OPTION_VOLATILITY = 0.25;
 
+/** The trading day of an instant in Buenos Aires (UTC−3, no daylight saving): days since the epoch. */
+const sessionDayOf = (ms: number) => Math.floor((ms - 3 * 3_600_000) / 86_400_000);
+
+/** How a driver wanders around its reference: the spread it settles into, and how fast it returns. */
+interface DriverModel {
+  /** Standard deviation around the reference (log terms for prices, points for the rate). */
+  sd: number;
+  halfLifeHours: number;
+}
+
+const DRIVER_MODELS = {
+  /** The official dollar: ±1.5 % around SIM_SPOT, half way back in a day. */
+  spot: { sd: 0.015, halfLifeHours: 24 },
+  /** The DLR curve's implied rate: ±2 points around SIM_DLR_RATE_PCT. */
+  rate: { sd: 0.02, halfLifeHours: 2 },
+  /** MEP and CCL: ±1 % around their settings. */
+  dollar: { sd: 0.01, halfLifeHours: 4 },
+  share: { sd: 0.06, halfLifeHours: 48 },
+  /** A bond's dollar value. */
+  bond: { sd: 0.03, halfLifeHours: 48 },
+  index: { sd: 0.04, halfLifeHours: 48 },
+  /** Crops, commodities, CEDEARs. */
+  other: { sd: 0.04, halfLifeHours: 48 },
+} satisfies Record<string, DriverModel>;
+
 /** Normal CDF (Abramowitz–Stegun 7.1.26), for option prices. */
 function normalCdf(x: number): number {
   const t = 1 / (1 + 0.3275911 * Math.abs(x) / Math.SQRT2);
@@ -123,18 +148,47 @@ export function createSimulator(catalogue: Catalogue, instruments: Instrument[],
     }
   }
 
-  /** Moves the drivers an instrument depends on by one small step. */
+  /**
+   * The simulator's own clock, in seconds: each tick is 1/ticksPerSecond of it, so a quiet
+   * market and a benchmark at thousands of ticks a second move as much per minute.
+   */
+  let clock = 0;
+  /** When (on that clock) each driver last moved. */
+  const movedAt = new Map<string, number>();
+  /** What each level driver returns to: its reference price. */
+  const references = new Map(drivers.level);
+
+  /**
+   * One exact step of an Ornstein–Uhlenbeck walk of `x` around `mean` over the time since the
+   * driver `key` last moved: it settles into a spread `sd` around the mean and returns half way
+   * to it in `halfLifeHours`, so nothing drifts away however long the server runs.
+   */
+  function wander(key: string, x: number, mean: number, { sd, halfLifeHours }: DriverModel): number {
+    const dt = clock - (movedAt.get(key) ?? clock);
+    movedAt.set(key, clock);
+    if (dt <= 0) return x;
+    const keep = Math.exp((-Math.LN2 * dt) / (halfLifeHours * 3600));
+    return mean + (x - mean) * keep + sd * Math.sqrt(1 - keep * keep) * normal(random);
+  }
+  /** `wander` of a price, in log terms around its reference. */
+  const wanderPrice = (key: string, price: number, reference: number, model: DriverModel) => Math.exp(wander(key, Math.log(price), Math.log(reference), model));
+
+  /** Moves the drivers an instrument depends on to the simulator's clock. */
   function moveDrivers(instrument: Instrument): void {
-    drivers.spot *= Math.exp(0.0002 * normal(random));
-    drivers.rate += 0.02 * (settings.dlrRate - drivers.rate) + 0.0005 * normal(random);
-    drivers.mep += 0.02 * (settings.mep - drivers.mep) + settings.mep * 0.0003 * normal(random);
-    drivers.ccl += 0.02 * (settings.ccl - drivers.ccl) + settings.ccl * 0.0003 * normal(random);
-    // Shares, bonds and crops have a level of their own; indices follow the shares.
+    clock += 1 / Math.max(settings.ticksPerSecond, 1e-6);
+    drivers.spot = wanderPrice('spot', drivers.spot, settings.spot, DRIVER_MODELS.spot);
+    drivers.rate = wander('rate', drivers.rate, settings.dlrRate, DRIVER_MODELS.rate);
+    drivers.mep = wanderPrice('mep', drivers.mep, settings.mep, DRIVER_MODELS.dollar);
+    drivers.ccl = wanderPrice('ccl', drivers.ccl, settings.ccl, DRIVER_MODELS.dollar);
+    // Shares, bonds and crops have a level of their own, moved when they trade; indices follow the shares.
     const own = instrument.kind === 'bond' ? bondBase(instrument.product) : instrument.product;
-    if (instrument.kind !== 'index' && drivers.level.has(own)) drivers.level.set(own, drivers.level.get(own)! * Math.exp(0.0008 * normal(random)));
+    const reference = references.get(own);
+    if (instrument.kind !== 'index' && reference != null) {
+      const model = instrument.kind === 'stock' ? DRIVER_MODELS.share : instrument.kind === 'bond' ? DRIVER_MODELS.bond : DRIVER_MODELS.other;
+      drivers.level.set(own, wanderPrice(own, drivers.level.get(own)!, reference, model));
+    }
     if (instrument.kind === 'stock' || instrument.kind === 'index' || instrument.product === 'RFX20') {
-      drivers.level.set('I.MERVAL', drivers.level.get('I.MERVAL')! * Math.exp(0.0002 * normal(random)));
-      drivers.level.set('I.RFX20', drivers.level.get('I.RFX20')! * Math.exp(0.0002 * normal(random)));
+      for (const index of ['I.MERVAL', 'I.RFX20']) drivers.level.set(index, wanderPrice(index, drivers.level.get(index)!, references.get(index)!, DRIVER_MODELS.index));
     }
   }
 
@@ -146,7 +200,10 @@ export function createSimulator(catalogue: Catalogue, instruments: Instrument[],
     const halfSpread = tick * (1 + Math.floor(random() * 3));
     const lotScale = instrument.kind === 'stock' || instrument.kind === 'bond' ? 100 : 1;
     const lastSize = (1 + Math.floor(random() * 20)) * lotScale;
-    const base = previous ?? {
+    const at = now();
+    // A new day in Buenos Aires is a new session: yesterday's last is the close it compares to.
+    const carried = previous && sessionDayOf(previous.lastTime) === sessionDayOf(at) ? previous : undefined;
+    const base = carried ?? {
       last,
       lastSize,
       lastTime: now(),
@@ -157,22 +214,22 @@ export function createSimulator(catalogue: Catalogue, instruments: Instrument[],
       open: last,
       high: last,
       low: last,
-      previousClose: roundToTick(last * Math.exp(0.01 * normal(random)), tick),
+      previousClose: previous ? previous.last : roundToTick(last * Math.exp(0.01 * normal(random)), tick),
       volume: 0,
-      openInterest: instrument.kind === 'future' || instrument.kind === 'option' ? 1000 + Math.floor(random() * 50_000) : 0,
+      openInterest: previous ? previous.openInterest : instrument.kind === 'future' || instrument.kind === 'option' ? 1000 + Math.floor(random() * 50_000) : 0,
     };
     return {
       ...base,
       last,
       lastSize,
-      lastTime: now(),
+      lastTime: at,
       bid: roundToTick(Math.max(tick, last - halfSpread), tick),
       ask: roundToTick(last + halfSpread, tick),
       bidSize: (1 + Math.floor(random() * 50)) * lotScale,
       askSize: (1 + Math.floor(random() * 50)) * lotScale,
       high: Math.max(base.high, last),
       low: Math.min(base.low, last),
-      volume: base.volume + (previous ? lastSize : 0),
+      volume: base.volume + (carried ? lastSize : 0),
     };
   }
 
