@@ -54,20 +54,26 @@ function toPosition(raw: PrimaryPosition): Position {
   };
 }
 
-const FILL_STATUSES = new Set(['FILLED', 'PARTIALLY_FILLED']);
+const isFillStatus = (status: string): status is Fill['status'] => status === 'FILLED' || status === 'PARTIALLY_FILLED';
 const MAX_FILLS = 5000;
 
 /** A Primary API account: positions over REST every 5 s, fills from order reports. */
 export function primarySource(client: PrimaryClient, account: string, now: () => number): AccountSource {
   const fills: Fill[] = [];
+  /** The executions listed, by execId: a report the exchange sends again (a reconnect) is one fill. */
+  const seen = new Set<string>();
   const listeners = new Set<() => void>();
   const stop = client.orderReports.subscribe([account], (message: PrimaryOrderReportMessage) => {
     const report = message.orderReport;
-    if (!FILL_STATUSES.has(report.status) || !report.lastQty) return;
+    const status = report.status;
+    if (!isFillStatus(status) || !report.lastQty) return;
+    const execId = report.execId ?? `${report.clOrdId}-${report.cumQty ?? 0}`;
+    if (seen.has(execId)) return;
+    seen.add(execId);
     fills.push({
       orderId: report.orderId ?? report.clOrdId,
       clOrdId: report.clOrdId,
-      execId: report.execId ?? `${report.clOrdId}-${report.cumQty ?? 0}`,
+      execId,
       accountId: { id: report.accountId.id },
       instrumentId: { marketId: 'ROFX', symbol: report.instrumentId.symbol },
       side: report.side === 'SELL' ? 'SELL' : 'BUY',
@@ -80,11 +86,11 @@ export function primarySource(client: PrimaryClient, account: string, now: () =>
       cumQty: report.cumQty ?? report.lastQty,
       leavesQty: report.leavesQty ?? 0,
       avgPx: report.avgPx ?? report.lastPx ?? 0,
-      status: 'FILLED',
+      status,
       transactTime: report.transactTime ?? '',
       text: report.text ?? '',
     });
-    if (fills.length > MAX_FILLS) fills.splice(0, fills.length - MAX_FILLS);
+    if (fills.length > MAX_FILLS) for (const dropped of fills.splice(0, fills.length - MAX_FILLS)) seen.delete(dropped.execId);
     for (const listener of listeners) listener();
   });
   return {

@@ -54,7 +54,8 @@ export interface Fill {
   cumQty: number;
   leavesQty: number;
   avgPx: number;
-  status: 'FILLED';
+  /** The order's status after this execution: a partial fill leaves some of it working. */
+  status: 'FILLED' | 'PARTIALLY_FILLED';
   transactTime: string;
   text: string;
 }

@@ -96,7 +96,24 @@ describe('broker sessions on a Primary API', () => {
       const list = response.status === 200 ? (response.body.fills as unknown[]) : [];
       return list.length > 0 ? list : null;
     });
-    expect(fills[0]).toMatchObject({ clOrdId: 'C1', side: 'BUY', lastQty: 2, lastPx: 1512, status: 'FILLED', accountId: { id: 'REM2747' } });
+    expect(fills).toEqual([expect.objectContaining({ execId: 'E1', clOrdId: 'C1', side: 'BUY', lastQty: 2, lastPx: 1512, status: 'FILLED', accountId: { id: 'REM2747' } })]);
+
+    // A partial fill keeps its status; a report sent again is one fill; an order that is only
+    // accepted is none.
+    const report = { orderId: 'O2', clOrdId: 'C2', accountId: { id: 'REM2747' }, instrumentId: { marketId: 'ROFX', symbol: 'DLR/ENE27' }, price: 1560, orderQty: 5, ordType: 'LIMIT', side: 'SELL', timeInForce: 'DAY', transactTime: '20261122-13:12:00.000-0300', text: '' } as const;
+    exchange.pushOrderReport({ ...report, execId: 'E2', avgPx: 1560, lastPx: 1560, lastQty: 3, cumQty: 3, leavesQty: 2, status: 'PARTIALLY_FILLED' });
+    exchange.pushOrderReport({ ...report, execId: 'E2', avgPx: 1560, lastPx: 1560, lastQty: 3, cumQty: 3, leavesQty: 2, status: 'PARTIALLY_FILLED' });
+    exchange.pushOrderReport({ ...report, orderId: 'O3', clOrdId: 'C3', execId: 'E3', avgPx: 0, lastPx: 0, lastQty: 0, cumQty: 0, leavesQty: 5, status: 'NEW' });
+    exchange.pushOrderReport({ ...report, execId: 'E4', avgPx: 1560, lastPx: 1560, lastQty: 2, cumQty: 5, leavesQty: 0, status: 'FILLED' });
+    const all = await until(async () => {
+      const list = (await call('GET', '/accounts/REM2747/fills')).body.fills as { execId: string }[];
+      return list.some((fill) => fill.execId === 'E4') ? list : null;
+    });
+    expect(all).toEqual([
+      expect.objectContaining({ execId: 'E1', status: 'FILLED' }),
+      expect.objectContaining({ execId: 'E2', status: 'PARTIALLY_FILLED', lastQty: 3, leavesQty: 2 }),
+      expect.objectContaining({ execId: 'E4', status: 'FILLED', lastQty: 2, cumQty: 5 }),
+    ]);
   });
 
   it("keeps a broker session to the user who connected it", async () => {
