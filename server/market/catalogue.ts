@@ -328,11 +328,18 @@ export function buildCatalogue(today: Date, settings: CatalogueSettings): Catalo
   return catalogue;
 }
 
+/** Products a trader names in words (accents and case folded): «dólar» is the DLR contracts. */
+const PRODUCT_WORDS: Record<string, string> = { DOLAR: 'DLR', SOJA: 'SOJ.ROS', MAIZ: 'MAI.ROS', TRIGO: 'TRI.ROS' };
+
+/** Among matches alike: the outright contracts and lines, then spreads, then options. */
+const KIND_ORDER: Partial<Record<InstrumentKind, number>> = { spread: 1, option: 2 };
+
 /** Ranked matches of a search text by ticker, symbol and description (accents and case ignored). */
 export function searchInstruments(catalogue: Catalogue, text: string, limit = 50): Instrument[] {
   const fold = (value: string) => value.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
   const query = fold(text.trim());
   if (!query) return [];
+  const namedProduct = PRODUCT_WORDS[query];
   const scored: { instrument: Instrument; score: number }[] = [];
   for (const instrument of catalogue.instruments) {
     const symbol = fold(instrument.instrumentId.symbol);
@@ -341,6 +348,7 @@ export function searchInstruments(catalogue: Catalogue, text: string, limit = 50
     let score = 0;
     if (symbol === query || aliases.includes(query)) score = 100;
     else if (product === query) score = 90;
+    else if (product === namedProduct) score = 85;
     else if (product.startsWith(query)) score = 80;
     else if (symbol.includes(query) || aliases.some((alias) => alias.includes(query))) score = 60;
     else if (fold(instrument.securityDescription).includes(query)) score = 40;
@@ -350,6 +358,7 @@ export function searchInstruments(catalogue: Catalogue, text: string, limit = 50
   scored.sort(
     (a, b) =>
       b.score - a.score ||
+      (KIND_ORDER[a.instrument.kind] ?? 0) - (KIND_ORDER[b.instrument.kind] ?? 0) ||
       (a.instrument.maturityDate ?? '').localeCompare(b.instrument.maturityDate ?? '') ||
       a.instrument.instrumentId.symbol.localeCompare(b.instrument.instrumentId.symbol),
   );

@@ -152,9 +152,21 @@ describe('market REST on sqlite', () => {
       expect(soja.length).toBeGreaterThan(0);
       for (const result of soja) {
         expect(result.symbol).toMatch(/^SOJ\.ROS\//);
-        expect(result.description).toMatch(/soja/i);
+        // The futures say so; the options on them name their future.
+        expect(result.description).toMatch(/soja|SOJ\.ROS\//i);
       }
       expect((await search('MAIZ')).map((result) => result.symbol)).toEqual(expect.arrayContaining([expect.stringMatching(/^MAI\.ROS\//)]));
+    });
+
+    it('takes «dólar» for the DLR contracts: spot, the futures by expiry, calendar spreads, options, before bonds that mention the word', async () => {
+      const results = (await search('dólar')).map((result) => result.symbol);
+      const futures = dollarFutures(instruments).map((future) => future.instrumentId.symbol);
+      expect(results.slice(0, futures.length + 1)).toEqual(['DLR/SPOT', ...futures]);
+      const firstOption = results.findIndex((symbol) => / [CP]$/.test(symbol));
+      expect(firstOption).toBeGreaterThan(futures.length);
+      for (const symbol of results.slice(futures.length + 1, firstOption)) expect(symbol).toMatch(/^DLR\/[A-Z]{3}\d\d\/[A-Z]{3}\d\d$/);
+      const firstBond = results.findIndex((symbol) => symbol.startsWith('MERV - XMEV'));
+      expect(firstBond === -1 || firstBond > firstOption).toBe(true);
     });
 
     it('answers an empty list for text nothing matches', async () => {
