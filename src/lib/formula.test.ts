@@ -37,7 +37,10 @@ describe('parseFormula', () => {
       ['BYMA:AL30 /', /termina antes de tiempo/],
       ['(BYMA:AL30', /paréntesis/],
       ['BYMA:AL30 ^ 2', /«\^»/],
-      ['AL30 / AL30D', /«A»/],
+      ['AL30 / AL30D', /mercado de «AL30»: escriba MERCADO:TICKER/],
+      ['DLR/DIC26 - 1', /mercado de «DLR\/DIC26»/],
+      ['BYMA:AL30 * x2', /mercado de «x2»/],
+      ['BYMA:AL30 * 2 #', /«#»/],
     ];
     for (const [formula, message] of cases) {
       const parsed = parseFormula(formula);

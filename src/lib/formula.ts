@@ -23,6 +23,7 @@ const BYMA_LONG = /^MERV-XMEV-([A-Z0-9.]+)-(CI|24HS|48HS)/i;
 const PREFIXED = /^([A-Za-z]+):([A-Za-z0-9.]+)/;
 const MONTH_SEGMENT = /^\/([A-Z]{3}\d{2})(A?)/;
 const NUMBER = /^\d+(?:\.\d+)?/;
+const BARE_TICKER = /^[A-Za-z][A-Za-z0-9.]*(?:\/[A-Za-z]{3}\d{2})*/;
 
 class FormulaError extends Error {
   constructor(
@@ -87,6 +88,9 @@ function parse(source: string, symbols: string[]): FormulaNode {
       pos += number[0].length;
       return { kind: 'number', value: Number(number[0]) };
     }
+    // A ticker without its market (`AL30`, `DLR/DIC26`, where `/` would divide) names nothing.
+    const bare = BARE_TICKER.exec(source.slice(pos));
+    if (bare) return fail(`Falta el mercado de «${bare[0]}»: escriba MERCADO:TICKER (BYMA:AL30, ROFEX:DLR/DIC26)`);
     return fail(`No se esperaba «${char}»`);
   };
 
