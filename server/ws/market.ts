@@ -40,6 +40,12 @@ export const MARKET_LIMITS = {
    * it is due, so under load the groups' flushes fall one after another across the interval.
    */
   flushGroups: 8,
+  /**
+   * How long a subscribe waits for the first state of a symbol nobody has heard of yet: on the
+   * exchange, the feed asks for it once a client wants it, and its first Md is the snapshot.
+   * The answer waits without holding up the socket's next messages.
+   */
+  firstStateWaitMs: 2000,
 } as const;
 
 /** One symbol as one socket wrote it. */
@@ -86,6 +92,8 @@ interface Watcher {
   md: MarketData | null;
   mdJson: string | null;
   message: string | null;
+  /** Subscribes waiting for the symbol's first state (see firstState). */
+  waiters: Set<() => void>;
 }
 
 /** Per-symbol fan-out from the hub to the sockets of this process. */
@@ -181,6 +189,7 @@ function createFanout(market: MarketService) {
     watching.md = md;
     watching.mdJson = mdJson ?? null;
     watching.message = null;
+    for (const waiter of watching.waiters) waiter();
     for (let index = 0; index < groupCount; index++) {
       const subscriptions = watching.byGroup[index]!;
       if (subscriptions.size === 0) continue;
@@ -206,7 +215,7 @@ function createFanout(market: MarketService) {
       const symbol = subscription.instrument.instrumentId.symbol;
       let entry = watchers.get(symbol);
       if (!entry) {
-        entry = { byGroup: groups.map(() => new Set<Subscription>()), stop: () => {}, md: null, mdJson: null, message: null };
+        entry = { byGroup: groups.map(() => new Set<Subscription>()), stop: () => {}, md: null, mdJson: null, message: null, waiters: new Set() };
         watchers.set(symbol, entry);
         entry.stop = market.hub.subscribe(symbol, onUpdate);
       }
@@ -224,7 +233,26 @@ function createFanout(market: MarketService) {
       if (entry.byGroup.every((set) => set.size === 0)) {
         watchers.delete(symbol);
         entry.stop();
+        for (const waiter of entry.waiters) waiter();
       }
+    },
+    /** The latest state the hub gave for a watched symbol, if any. */
+    latest(symbol: string): MarketData | null {
+      return watchers.get(symbol)?.md ?? null;
+    },
+    /** Resolves once a watched symbol has a state, or after `timeoutMs`, or when nobody watches it any more. */
+    firstState(symbol: string, timeoutMs: number): Promise<void> {
+      const watcher = watchers.get(symbol);
+      if (!watcher || watcher.md) return Promise.resolve();
+      return new Promise((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          watcher.waiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        watcher.waiters.add(done);
+      });
     },
   };
 }
@@ -262,14 +290,23 @@ function createMarketClient(session: SocketSession, market: MarketService, fanou
         fanout.add(subscription);
       }
       const stored = await Promise.all(entries.map(([, instrument]) => market.hub.snapshot(instrument.instrumentId.symbol)));
-      const answer: Record<string, unknown> = {};
-      entries.forEach(([key, instrument], index) => {
-        // An update held for a blocked client while the snapshot was read is newer.
-        answer[key] = messageOf(instrument, client.pending.get(key) ?? stored[index] ?? {});
-        client.pending.delete(key);
-      });
-      if (requestId != null) answer.requestId = requestId;
-      send(answer);
+      const reply = () => {
+        if (client.closed) return;
+        const answer: Record<string, unknown> = {};
+        entries.forEach(([key, instrument], index) => {
+          // An update held for a blocked client, or one that came while the snapshot was read, is newer.
+          const symbol = instrument.instrumentId.symbol;
+          answer[key] = messageOf(instrument, client.pending.get(key) ?? fanout.latest(symbol) ?? stored[index] ?? {});
+          client.pending.delete(key);
+        });
+        if (requestId != null) answer.requestId = requestId;
+        send(answer);
+      };
+      const unheard = entries.filter(([, instrument], index) => stored[index] == null && fanout.latest(instrument.instrumentId.symbol) == null);
+      if (unheard.length === 0) return reply();
+      // Symbols nobody has a state of yet (the exchange sends it once the feed asks): the
+      // answer waits for them, briefly, while the socket's next messages go on.
+      void Promise.all(unheard.map(([, instrument]) => fanout.firstState(instrument.instrumentId.symbol, MARKET_LIMITS.firstStateWaitMs))).then(reply);
     },
     unsubscribe(key: string): void {
       const subscription = client.subscriptions.get(key);

@@ -56,4 +56,30 @@ describe('the rofex feed on the Primary API', () => {
     expect(pace.status).toBe(409);
     socket.close();
   });
+
+  it("answers a subscribe with the exchange's first state, not an empty one, and without holding up the socket's next messages", async () => {
+    const { token } = await signIn(server.baseUrl);
+    const socket = await openSocket(server.wsUrl('/ws/market'));
+    await authenticate(socket, token);
+    const received: Record<string, unknown>[] = [];
+    socket.on('message', (raw) => received.push(JSON.parse(String(raw)) as Record<string, unknown>));
+    await until(() => server.app.ctx.market.catalogue.resolve('DLR/ENE27'));
+
+    // Nobody watched DLR/ENE27: its state comes with the exchange's first Md, after the smd.
+    expect(server.app.ctx.market.hub.latest('DLR/ENE27')).toBeNull();
+    socket.send(JSON.stringify({ action: 'subscribe', symbol: 'ROFEX:DLR/ENE27', requestId: 'first' }));
+    const answer = await until(() => received.find((message) => message.requestId === 'first'));
+    const exchangeState = exchange.marketData('DLR/ENE27')!;
+    expect((answer['ROFEX:DLR/ENE27'] as { md: Record<string, unknown> }).md).toMatchObject({ BI: exchangeState.BI, OF: exchangeState.OF });
+
+    // A listed symbol the exchange never sends: the answer comes, empty, after the wait; a
+    // ping sent after the subscribe is answered first.
+    socket.send(JSON.stringify({ action: 'subscribe', symbol: 'ROFEX:RFX20/DIC26', requestId: 'silent' }));
+    socket.send(JSON.stringify({ action: 'ping', requestId: 'after' }));
+    await until(() => received.find((message) => message.requestId === 'silent'));
+    const order = received.map((message) => message.requestId).filter((id) => id === 'silent' || id === 'after');
+    expect(order).toEqual(['after', 'silent']);
+    expect((received.find((message) => message.requestId === 'silent')!['ROFEX:RFX20/DIC26'] as { md: Record<string, unknown> }).md).toEqual({});
+    socket.close();
+  });
 });
