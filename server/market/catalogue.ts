@@ -96,6 +96,15 @@ export class Catalogue {
     for (const key of [instrument.instrumentId.symbol, ...instrument.aliases]) this.byKey.set(key.toUpperCase(), instrument);
   }
 
+  /** Takes an instrument off the list (an expired contract): it no longer resolves or is found. */
+  remove(symbol: string): void {
+    const instrument = this.resolve(symbol);
+    if (!instrument) return;
+    this.instruments.splice(this.instruments.indexOf(instrument), 1);
+    this.referencePrice.delete(instrument.instrumentId.symbol);
+    for (const key of [instrument.instrumentId.symbol, ...instrument.aliases]) this.byKey.delete(key.toUpperCase());
+  }
+
   /** Adds an instrument the exchange lists and the catalogue lacks (Primary instrument details). */
   addExchangeInstrument(detail: PrimaryInstrumentDetail): void {
     const symbol = detail.instrumentId.symbol;

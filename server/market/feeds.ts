@@ -1,6 +1,7 @@
 // The two data centers of the spec (issue 4): `rofex` (futures exchange) and `tv` (BYMA
 // securities), each a source of market updates into the hub. The simulator is the default
 // source; the admin can stop, start and pace each feed.
+import { yyyymmdd } from '../../src/lib/calendar.js';
 import type { MarketUpdate } from '../../src/protocol/market.js';
 import { buildCatalogue, type Catalogue, type FeedName, type Instrument } from './catalogue.js';
 import type { Hub } from './hub.js';
@@ -8,6 +9,9 @@ import { createSimulator, type Simulator, type SimulatorSettings } from './simul
 import { createPrimaryFeed, type PrimaryFeed, type PrimarySettings } from './primaryFeed.js';
 
 export const FEED_NAMES: FeedName[] = ['rofex', 'tv'];
+
+/** How often the catalogue checks whether a day has passed (contracts expire, new months list). */
+const ROLL_CHECK_MS = 60_000;
 
 export interface FeedStatus {
   name: FeedName;
@@ -49,7 +53,7 @@ export function createFeeds(options: {
   now: () => number;
   /** When set, the rofex feed is the real exchange instead of the simulator. */
   primary?: PrimarySettings | null;
-  log?: { warn(obj: unknown, msg: string): void };
+  log?: { warn(obj: unknown, msg: string): void; info?(msg: string): void };
 }) {
   const { hub, now } = options;
   const catalogue: Catalogue = buildCatalogue(new Date(now()), options.simulator);
@@ -69,6 +73,42 @@ export function createFeeds(options: {
   }
 
   const feed = (name: FeedName) => feeds.get(name)!;
+
+  /** The day (UTC, YYYYMMDD) the list of contracts is for. */
+  let listedFor = yyyymmdd(new Date(now()));
+  let rollTimer: NodeJS.Timeout | null = null;
+
+  /**
+   * A new day: contracts that expired are taken off the list (they no longer resolve, are not
+   * found, stop trading) and the months that now fall within the curve are listed, so a server
+   * that runs for months keeps DLR/MMMYY for the next 12 months. The same date always lists the
+   * same contracts, in every process.
+   */
+  function roll(): void {
+    const today = new Date(now());
+    const day = yyyymmdd(today);
+    if (day === listedFor) return;
+    listedFor = day;
+    const fresh = buildCatalogue(today, options.simulator);
+    // A contract still trades on its expiry day.
+    const expired = catalogue.instruments.filter((instrument) => instrument.maturityDate != null && instrument.maturityDate < day);
+    const listed = fresh.instruments.filter((instrument) => !catalogue.resolve(instrument.instrumentId.symbol));
+    for (const instrument of expired) catalogue.remove(instrument.instrumentId.symbol);
+    for (const instrument of listed) catalogue.add(instrument, fresh.referencePrice.get(instrument.instrumentId.symbol) ?? 0);
+    for (const [name, entry] of feeds) {
+      entry.instruments = catalogue.instruments.filter((instrument) => instrument.feed === name);
+      entry.simulator.setInstruments(entry.instruments);
+      // A running simulated feed publishes its new contracts at once, as it did all at its start.
+      if (!entry.simulator.running) continue;
+      for (const instrument of listed) {
+        if (instrument.feed !== name) continue;
+        const md = entry.simulator.snapshot(instrument.instrumentId.symbol);
+        if (md) hub.publish({ instrumentId: instrument.instrumentId, marketData: md, timestamp: now() });
+      }
+    }
+    primaryRofex?.refreshInstruments();
+    if (expired.length > 0 || listed.length > 0) options.log?.info?.(`catalogue for ${day}: ${expired.length} expired, ${listed.length} listed`);
+  }
 
   let primaryRofex: PrimaryFeed | null = null;
   if (options.primary) {
@@ -106,7 +146,16 @@ export function createFeeds(options: {
     stopAll(): void {
       for (const { simulator } of feeds.values()) simulator.stop();
       primaryRofex?.close();
+      if (rollTimer) clearInterval(rollTimer);
+      rollTimer = null;
     },
+    /** Checks every minute whether a day has passed, and rolls the catalogue when one has. */
+    keepListed(): void {
+      if (rollTimer) return;
+      rollTimer = setInterval(roll, ROLL_CHECK_MS);
+      rollTimer.unref();
+    },
+    roll,
     start,
     /** Stops a feed here; with Redis, another process may run it from now on. */
     stop(name: FeedName): void {

@@ -87,6 +87,10 @@ export function createPrimaryFeed(options: {
       demandTimer.unref();
       void syncDemand();
     },
+    /** A new day: the exchange's list is read again (now if the feed runs, else at its start). */
+    refreshInstruments(): void {
+      loaded = demandTimer ? loadInstruments() : null;
+    },
     stop(): void {
       if (demandTimer) clearInterval(demandTimer);
       demandTimer = null;

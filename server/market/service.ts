@@ -190,6 +190,8 @@ export function createMarketService(config: Config, now: () => number, log: { wa
     catalogue: feeds.catalogue,
     /** Runs the feeds: here, or (with Redis) in whichever process holds each feed's lock. */
     start(): void {
+      // Every process keeps its list of contracts current, whether it runs a feed or not.
+      feeds.keepListed();
       if (!redisHub) {
         feeds.startAll();
         return;

@@ -78,7 +78,9 @@ function black76(forward: number, strike: number, years: number, type: 'C' | 'P'
   return type === 'C' ? forward * normalCdf(d1) - strike * normalCdf(d2) : strike * normalCdf(-d2) - forward * normalCdf(-d1);
 }
 
-export function createSimulator(catalogue: Catalogue, instruments: Instrument[], initial: SimulatorSettings, now: () => number = Date.now) {
+export function createSimulator(catalogue: Catalogue, listed: Instrument[], initial: SimulatorSettings, now: () => number = Date.now) {
+  /** The instruments it moves: the feed's list, which changes when the catalogue rolls. */
+  let instruments = [...listed];
   let settings = { ...initial };
   const random = seededRandom(settings.seed);
   const drivers = {
@@ -312,6 +314,16 @@ export function createSimulator(catalogue: Catalogue, instruments: Instrument[],
     onUpdate(listener: (update: MarketUpdate) => void): () => void {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    /**
+     * The instruments it moves from now on (the catalogue rolled): a new one starts from its
+     * fair value, one no longer listed stops trading and is forgotten.
+     */
+    setInstruments(next: Instrument[]): void {
+      const symbols = new Set(next.map((instrument) => instrument.instrumentId.symbol));
+      for (const symbol of states.keys()) if (!symbols.has(symbol)) states.delete(symbol);
+      for (const instrument of next) if (!states.has(instrument.instrumentId.symbol)) states.set(instrument.instrumentId.symbol, quoteFrom(instrument, undefined));
+      instruments = [...next];
     },
     /** Moves the market by `count` ticks at once (tests and benchmarks drive it this way). */
     advance(count: number): void {
