@@ -3,7 +3,7 @@
 // Starts the real server (a child process, as `npm start` runs it), connects N websocket
 // clients each subscribed to 20 of the catalogue's 500 symbols, runs the simulator at R
 // ticks per second in all, and prints: delivered messages and symbol updates per second,
-// p50/p99 latency from tick to client, updates the server merged for slow clients, server
+// p50/p99 latency from tick to client, updates the server merged (per symbol between two flushes, and for slow clients), server
 // CPU and peak RSS. Then the same with REDIS_URL: one process that runs the feeds, publishes
 // every tick to Redis and serves the clients (its own clients get its ticks at once); and two
 // processes on that Redis, the feeds in one and every client on the other, so every tick a
@@ -176,7 +176,7 @@ async function run(label: string, redisUrl: string | null, twoProcesses = false)
     const feeds = async () => (await (await fetch(`${base}/admin/feeds`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as FeedsAnswer;
     const clientsProcess = await feeds();
     if (feedProcess && clientsProcess.data.some((feed) => feed.process === clientsProcess.self)) throw new Error("the clients' process runs a feed: the feed process did not take the locks");
-    // Summed over the processes: updates merged for slow clients where the clients are, ticks where they are published.
+    // Summed over the processes: updates merged (between flushes and for slow clients) where the clients are, ticks where they are published.
     const stats = async () => (await feeds()).stats;
 
     const random = seededRandom(7);
