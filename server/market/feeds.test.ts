@@ -45,4 +45,18 @@ describe('feeds over the days', () => {
     expect(Math.abs(feeds.status('rofex').instruments - rofexBefore)).toBeLessThan(rofexBefore / 10);
     feeds.stopAll();
   });
+
+  it("rolls with the exchange's own listings in the catalogue: the simulator moves only its own contracts", () => {
+    let clock = Date.UTC(2026, 10, 30, 15);
+    const feeds = createFeeds({ hub: createMarketHub(), simulator, ticksPerSecond: 10, now: () => clock });
+    // What the Primary API lists beside the built-in contracts: an option and a spread with no
+    // model of the simulator's (no underlying, no legs).
+    feeds.catalogue.addExchangeInstrument({ instrumentId: { marketId: 'ROFX', symbol: 'DLR/ENE27 1800 C' }, cficode: 'OCAFXS', maturityDate: '20270129' });
+    feeds.catalogue.addExchangeInstrument({ instrumentId: { marketId: 'ROFX', symbol: 'DLR/ENE27/FEB27 X' }, cficode: 'FMXXXX', maturityDate: '20270129' });
+    clock = Date.UTC(2026, 11, 1, 15);
+    feeds.roll();
+    expect(feeds.catalogue.resolve('DLR/ENE27 1800 C')).not.toBeNull();
+    feeds.advance('rofex', 20_000);
+    expect(feeds.status('rofex').instruments).toBe(feeds.catalogue.instruments.filter((i) => i.feed === 'rofex').length);
+  });
 });

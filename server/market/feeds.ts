@@ -95,8 +95,10 @@ export function createFeeds(options: {
     const listed = fresh.instruments.filter((instrument) => !catalogue.resolve(instrument.instrumentId.symbol));
     for (const instrument of expired) catalogue.remove(instrument.instrumentId.symbol);
     for (const instrument of listed) catalogue.add(instrument, fresh.referencePrice.get(instrument.instrumentId.symbol) ?? 0);
+    const gone = new Set(expired);
     for (const [name, entry] of feeds) {
-      entry.instruments = catalogue.instruments.filter((instrument) => instrument.feed === name);
+      // The simulator's own contracts only: what the exchange lists beside them has no model here.
+      entry.instruments = [...entry.instruments.filter((instrument) => !gone.has(instrument)), ...listed.filter((instrument) => instrument.feed === name)];
       entry.simulator.setInstruments(entry.instruments);
       // A running simulated feed publishes its new contracts at once, as it did all at its start.
       if (!entry.simulator.running) continue;

@@ -208,7 +208,7 @@ export function createSimulator(catalogue: Catalogue, listed: Instrument[], init
     const base = carried ?? {
       last,
       lastSize,
-      lastTime: now(),
+      lastTime: at,
       bid: last,
       ask: last,
       bidSize: 0,
