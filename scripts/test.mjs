@@ -1,6 +1,7 @@
-// `npm test`: type-check, unit and API tests (Vitest), build, end-to-end tests in Debian's
-// Chromium (Playwright). Every stage runs even when an earlier one failed, so one run
-// shows everything; the last line counts the tests: "tests: N passed, N failed".
+// `npm test`: type-check, lint (ESLint with the layer rules, then Prettier's check), unit and
+// API tests (Vitest), build, end-to-end tests in Debian's Chromium (Playwright). Every stage
+// runs even when an earlier one failed, so one run shows everything; the last line counts the
+// tests: "tests: N passed, N failed".
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -43,6 +44,7 @@ function ensureChromium() {
 }
 
 run('type-check', 'npm', ['run', '--silent', 'typecheck']);
+run('lint', 'npm', ['run', '--silent', 'lint']);
 
 const vitestJson = path.join(out, 'vitest.json');
 run('unit and API tests', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);

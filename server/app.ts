@@ -22,7 +22,7 @@ import { healthRoutes } from './http/health.js';
 import { createBrokerService } from './broker/service.js';
 import { createMemoryBrokerStore } from './broker/store.js';
 import { createRedisBrokerStore } from './broker/redisStore.js';
-import type { AppContext } from './http/context.js';
+import type { AppContext } from './context.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
 import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';

@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
+import { parseJson } from './json.js';
 
 /** How long a question waits for a process that heard it but has not answered. */
 export const CLUSTER_ANSWER_TIMEOUT_MS = 2000;
@@ -75,16 +76,14 @@ interface Reply {
   answer?: unknown;
 }
 
-function parse<T>(text: string): T | null {
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
-}
-
 /** Every process on one Redis. */
-export function createRedisCluster(url: string, prefix: string, processId: string, onError: (error: Error) => void, answerTimeoutMs = CLUSTER_ANSWER_TIMEOUT_MS): Cluster {
+export function createRedisCluster(
+  url: string,
+  prefix: string,
+  processId: string,
+  onError: (error: Error) => void,
+  answerTimeoutMs = CLUSTER_ANSWER_TIMEOUT_MS,
+): Cluster {
   let closing = false;
   const report = (error: Error) => {
     if (!closing) onError(error);
@@ -114,11 +113,11 @@ export function createRedisCluster(url: string, prefix: string, processId: strin
 
   subscriber.on('message', (channel: string, text: string) => {
     if (channel === askChannel) {
-      const question = parse<Question>(text);
+      const question = parseJson<Question>(text);
       if (question && typeof question.id === 'string' && typeof question.from === 'string' && typeof question.topic === 'string') reply(question).catch(report);
       return;
     }
-    const answer = parse<Reply>(text);
+    const answer = parseJson<Reply>(text);
     const waiting = answer ? open.get(answer.id) : undefined;
     if (!answer || !waiting) return;
     waiting.replies.push(answer);

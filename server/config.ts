@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { SimulatorSettings } from './market/simulator.js';
 import { DEFAULT_COST, type ScryptCost } from './auth/password.js';
+import { parseBrokerUrls } from './broker/brokerUrl.js';
 
 export interface Config {
   /** TCP port for app, API and websockets. */
@@ -43,6 +44,12 @@ export interface Config {
   trustProxy: boolean;
   /** Fastify log level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
+  /**
+   * Origins of the Primary API brokers users may connect their broker sessions to, besides
+   * sim:// (the paper broker). A host name must resolve to public addresses; a private or
+   * loopback address is reached only when an origin names it (http://127.0.0.1:9000).
+   */
+  brokerUrls: string[];
   /** The real exchange for the rofex feed; null runs the simulator. */
   primary: { url: string; username: string; password: string } | null;
   /** The market simulator (default feed); ticksPerSecond is each feed's. */
@@ -122,6 +129,7 @@ export function loadConfig(env: Env = process.env): Config {
     seedDemoUsers: bool(env, 'SEED_DEMO_USERS', true),
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+    brokerUrls: parseBrokerUrls(text(env, 'BROKER_URLS')),
     primary: primarySettings(env),
     simulator: {
       seed: int(env, 'SIM_SEED', 20261122),

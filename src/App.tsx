@@ -1,8 +1,14 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
-import { createRouter } from './routes/router';
+import { queryClient } from './data/queries/client';
+import { createRouter } from './router';
 
 const router = createRouter();
 
 export function App() {
-  return <RouterProvider router={router} />;
+  return (
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>
+  );
 }

@@ -25,6 +25,7 @@ export interface ClientInfo {
 
 export type LoginResult =
   | { ok: true; token: string; user: PublicUser }
+  /** 'disabled' (the password was right) is for the logs: the user is answered as for 'invalid'. */
   | { ok: false; reason: 'invalid' | 'disabled' }
   | { ok: false; reason: 'blocked'; retryAfterMs: number };
 
@@ -46,26 +47,34 @@ export function createAuthService(db: Db, dialect: Dialect, now: () => number, p
     /** A new password's hash, at the configured cost. */
     hashPassword: (password: string) => hashPassword(password, policy.passwordCost),
 
+    /**
+     * The attempt is reserved in the database before the password is checked, and only
+     * while the limit allows one (failures and checks in flight both count), so parallel
+     * attempts cannot outrun the count. A disabled account answers as a wrong password does
+     * and counts as a failure, so neither the answer nor the limit tells it apart; the real
+     * reason goes to the operator log (and `reason` to the server log).
+     */
     async login(username: string, password: string, client: ClientInfo): Promise<LoginResult> {
       const key = usernameKey(username);
-      const recent = await failures.recent(key, client.ip);
-      if (recent.count >= policy.loginMaxFailures) {
-        const retryAfterMs = Math.max(1000, (recent.oldestAt ?? now()) + policy.loginWindowMs - now());
+      const reservation = await failures.reserve(key, client.ip, policy.loginMaxFailures);
+      if (!reservation.ok) {
+        const retryAfterMs = Math.max(1000, reservation.oldestAt + policy.loginWindowMs - now());
         await log.add({ userId: null, username: username.trim(), action: 'login_blocked', ip: client.ip });
         return { ok: false, reason: 'blocked', retryAfterMs };
       }
+      // Should anything below fail, the reservation stays pending and counts until it leaves the window.
       const user = await users.findByUsername(username);
       const passwordOk = user ? await verifyPassword(password, user.password_hash) : await verifyAgainstDummy(password, policy.passwordCost);
-      if (!user || !passwordOk) {
-        await failures.record(key, client.ip);
+      if (!user || !passwordOk || user.disabled) {
+        await failures.failed(reservation.id);
+        if (user && passwordOk) {
+          await log.add({ userId: user.id, username: user.username, action: 'login_failed', detail: { disabled: true }, ip: client.ip });
+          return { ok: false, reason: 'disabled' };
+        }
         await log.add({ userId: user?.id ?? null, username: username.trim(), action: 'login_failed', ip: client.ip });
         return { ok: false, reason: 'invalid' };
       }
-      if (user.disabled) {
-        await log.add({ userId: user.id, username: user.username, action: 'login_failed', detail: { disabled: true }, ip: client.ip });
-        return { ok: false, reason: 'disabled' };
-      }
-      await failures.clear(key, client.ip);
+      await failures.succeeded(reservation);
       const token = newToken();
       await sessions.create({ tokenHash: hashToken(token), userId: user.id, ip: client.ip, userAgent: client.userAgent });
       await log.add({ userId: user.id, username: user.username, action: 'login', ip: client.ip });

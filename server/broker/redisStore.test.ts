@@ -74,12 +74,12 @@ describe.runIf(redisUrl)('Redis broker store', () => {
     const seen: string[] = [];
     owner.onCommand(async (command) => {
       seen.push(`${command.userId}/${command.account}/${command.fills}`);
-      return command.account === 'NOPE' ? { ok: false, status: 404, message: 'La cuenta NOPE no existe o no es suya' } : { ok: true };
+      return command.account === 'NOPE' ? { ok: false, kind: 'not_found', message: 'La cuenta NOPE no existe o no es suya' } : { ok: true };
     });
     expect(await other.send('cmd-owner', { userId: 'u1', account: 'A', sessionId: 's', fills: true })).toEqual({ ok: true });
     expect(await other.send('cmd-owner', { userId: 'u1', account: 'NOPE', sessionId: 's', fills: false })).toEqual({
       ok: false,
-      status: 404,
+      kind: 'not_found',
       message: 'La cuenta NOPE no existe o no es suya',
     });
     expect(seen).toEqual(['u1/A/true', 'u1/NOPE/false']);
@@ -91,7 +91,15 @@ describe.runIf(redisUrl)('Redis broker store', () => {
     await leaving.ready();
     const staying = await open('staying');
     await leaving.saveSession({ id: 'gone', userId: 'u9', username: 'x', url: 'sim://', accounts: ['A'], owner: 'leaving', createdAt: 2 });
-    await leaving.saveAccount({ userId: 'u9', account: 'A', sessionId: 'gone', owner: 'leaving', watchingFills: true, snapshot: snapshot('e'), lastError: null });
+    await leaving.saveAccount({
+      userId: 'u9',
+      account: 'A',
+      sessionId: 'gone',
+      owner: 'leaving',
+      watchingFills: true,
+      snapshot: snapshot('e'),
+      lastError: null,
+    });
     await leaving.saveFills('u9', 'A', []);
     await staying.saveSession({ id: 'kept', userId: 'u9', username: 'x', url: 'sim://', accounts: ['B'], owner: 'staying', createdAt: 3 });
     expect(await staying.fills('u9', 'A')).toEqual([]);

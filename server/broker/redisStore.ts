@@ -16,6 +16,8 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Fill, PositionsSnapshot } from '../../src/protocol/broker.js';
+import { INTERNAL_ERROR_MESSAGE } from '../errors.js';
+import { parseJson } from '../json.js';
 import { BROKER_MESSAGES } from './messages.js';
 import type { AccountRecord, BrokerStore, CommandReply, SessionRecord, SnapshotListener, WatchCommand } from './store.js';
 
@@ -33,15 +35,6 @@ interface CommandMessage {
 interface ReplyMessage {
   id: string;
   reply: CommandReply;
-}
-
-function parse<T>(text: string | null): T | null {
-  if (text == null) return null;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return null;
-  }
 }
 
 /** SCAN MATCH treats these as pattern characters; the prefix is taken literally. */
@@ -67,7 +60,6 @@ export function createRedisBrokerStore(url: string, prefix: string, processId: s
     reply: (process: string) => `${base}reply:${process}`,
     forget: `${base}forget`,
   };
-  const ttl = String(RECORD_TTL_MS);
 
   /** Records this process owns, written again on every renewal. */
   const ownedSessions = new Map<string, SessionRecord>();
@@ -84,10 +76,10 @@ export function createRedisBrokerStore(url: string, prefix: string, processId: s
   async function runCommand(message: CommandMessage): Promise<void> {
     let reply: CommandReply;
     try {
-      reply = commandHandler ? await commandHandler(message.command) : { ok: false, status: 503, message: BROKER_MESSAGES.ownerTimeout };
+      reply = commandHandler ? await commandHandler(message.command) : { ok: false, kind: 'unavailable', message: BROKER_MESSAGES.ownerTimeout };
     } catch (error) {
       onError(error as Error);
-      reply = { ok: false, status: 500, message: 'Error interno del servidor' };
+      reply = { ok: false, kind: 'internal', message: INTERNAL_ERROR_MESSAGE };
     }
     const answer: ReplyMessage = { id: message.id, reply };
     await client.publish(channels.reply(message.replyTo), JSON.stringify(answer));
@@ -95,24 +87,24 @@ export function createRedisBrokerStore(url: string, prefix: string, processId: s
 
   subscriber.on('message', (channel: string, payload: string) => {
     if (channel === channels.command(processId)) {
-      const message = parse<CommandMessage>(payload);
+      const message = parseJson<CommandMessage>(payload);
       if (message?.id && message.replyTo && message.command) runCommand(message).catch(onError);
       return;
     }
     if (channel === channels.reply(processId)) {
-      const message = parse<ReplyMessage>(payload);
+      const message = parseJson<ReplyMessage>(payload);
       const resolve = message?.id ? pendingReplies.get(message.id) : undefined;
       if (resolve && message) resolve(message.reply);
       return;
     }
     if (channel === channels.forget) {
-      const message = parse<{ userId: string }>(payload);
+      const message = parseJson<{ userId: string }>(payload);
       if (typeof message?.userId === 'string') forgetHandler?.(message.userId);
       return;
     }
     const set = listeners.get(channel);
     if (!set) return;
-    const snapshot = parse<PositionsSnapshot>(payload);
+    const snapshot = parseJson<PositionsSnapshot>(payload);
     if (!snapshot) return;
     for (const listener of set) listener(snapshot);
   });
@@ -163,12 +155,12 @@ export function createRedisBrokerStore(url: string, prefix: string, processId: s
       if (record.owner === processId) ownedSessions.set(record.id, record);
       await client.set(keys.session(record.id), JSON.stringify(record), 'PX', RECORD_TTL_MS);
     },
-    session: async (id) => parse<SessionRecord>(await client.get(keys.session(id))),
+    session: async (id) => parseJson<SessionRecord>(await client.get(keys.session(id))),
     async sessions() {
       const found = await scanKeys(`${escapeGlob(base)}session:*`);
       if (found.length === 0) return [];
       const values = await client.mget(...found);
-      return values.map((value) => parse<SessionRecord>(value)).filter((record): record is SessionRecord => record != null);
+      return values.map((value) => parseJson<SessionRecord>(value)).filter((record): record is SessionRecord => record != null);
     },
     async deleteSession(id) {
       ownedSessions.delete(id);
@@ -180,7 +172,7 @@ export function createRedisBrokerStore(url: string, prefix: string, processId: s
       if (record.owner === processId) ownedAccounts.set(key, record);
       await client.set(key, JSON.stringify(record), 'PX', RECORD_TTL_MS);
     },
-    account: async (userId, account) => parse<AccountRecord>(await client.get(keys.account(userId, account))),
+    account: async (userId, account) => parseJson<AccountRecord>(await client.get(keys.account(userId, account))),
     async deleteAccount(userId, account) {
       ownedAccounts.delete(keys.account(userId, account));
       await client.del(keys.account(userId, account), keys.fills(userId, account));
@@ -188,7 +180,7 @@ export function createRedisBrokerStore(url: string, prefix: string, processId: s
     async saveFills(userId, account, fills) {
       await client.set(keys.fills(userId, account), JSON.stringify(fills), 'PX', RECORD_TTL_MS);
     },
-    fills: async (userId, account) => parse<Fill[]>(await client.get(keys.fills(userId, account))),
+    fills: async (userId, account) => parseJson<Fill[]>(await client.get(keys.fills(userId, account))),
 
     publish(userId, account, snapshot) {
       client.publish(channels.positions(userId, account), JSON.stringify(snapshot)).catch(onError);
@@ -240,7 +232,7 @@ export function createRedisBrokerStore(url: string, prefix: string, processId: s
       const replied = new Promise<CommandReply>((resolve) => {
         const timer = setTimeout(() => {
           pendingReplies.delete(id);
-          resolve({ ok: false, status: 503, message: BROKER_MESSAGES.ownerTimeout });
+          resolve({ ok: false, kind: 'unavailable', message: BROKER_MESSAGES.ownerTimeout });
         }, COMMAND_TIMEOUT_MS);
         pendingReplies.set(id, (reply) => {
           clearTimeout(timer);
@@ -252,7 +244,7 @@ export function createRedisBrokerStore(url: string, prefix: string, processId: s
       try {
         receivers = await client.publish(channels.command(owner), JSON.stringify(message));
       } catch (error) {
-        pendingReplies.get(id)?.({ ok: false, status: 503, message: BROKER_MESSAGES.storeUnavailable });
+        pendingReplies.get(id)?.({ ok: false, kind: 'unavailable', message: BROKER_MESSAGES.storeUnavailable });
         onError(error as Error);
         return replied;
       }
@@ -283,7 +275,7 @@ export function createRedisBrokerStore(url: string, prefix: string, processId: s
       ownedSessions.clear();
       ownedAccounts.clear();
       await client.del(...gone).catch(onError);
-      for (const resolve of pendingReplies.values()) resolve({ ok: false, status: 503, message: BROKER_MESSAGES.ownerTimeout });
+      for (const resolve of pendingReplies.values()) resolve({ ok: false, kind: 'unavailable', message: BROKER_MESSAGES.ownerTimeout });
       subscriber.disconnect();
       await client.quit().catch(() => client.disconnect());
     },

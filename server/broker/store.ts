@@ -7,6 +7,7 @@
 // that connected it (its owner); the store only holds what anyone may read: who owns the
 // session, its accounts, and each watched account's latest snapshot and fills.
 import type { Fill, PositionsSnapshot } from '../../src/protocol/broker.js';
+import type { DomainErrorKind } from '../errors.js';
 
 export interface SessionRecord {
   id: string;
@@ -40,7 +41,8 @@ export interface WatchCommand {
   fills: boolean;
 }
 
-export type CommandReply = { ok: true } | { ok: false; status: number; message: string };
+/** A command's outcome: a refusal names the domain error to raise ('internal': the owner failed). */
+export type CommandReply = { ok: true } | { ok: false; kind: DomainErrorKind | 'internal'; message: string };
 
 export type SnapshotListener = (snapshot: PositionsSnapshot) => void;
 
@@ -81,7 +83,8 @@ export interface BrokerStore {
   close(): Promise<void>;
 }
 
-const accountKey = (userId: string, account: string) => `${userId}\u0000${account}`;
+/** One key per user and account, for maps of accounts. */
+export const accountKey = (userId: string, account: string) => `${userId}\u0000${account}`;
 
 /** One process: every session is this process's own, and pushes are plain calls. */
 export function createMemoryBrokerStore(): BrokerStore {

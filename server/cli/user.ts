@@ -13,7 +13,7 @@ import { loadConfig } from '../config.js';
 import { migrateToLatest, openDatabase } from '../db/index.js';
 import { sessionsRepo } from '../db/sessions.js';
 import { usersRepo } from '../db/users.js';
-import { describeZodError } from '../http/errors.js';
+import { describeZodError } from '../errors.js';
 
 const USAGE = `Usage:
   npm run user -- add <username> [--role ${ROLES.join('|')}] [--first-name NAME] [--last-name NAME]

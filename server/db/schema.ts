@@ -31,11 +31,24 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+/**
+ * Sign-in attempts that count towards the limit: failed ones, and pending ones (reserved
+ * before the password check, which is still running). A successful attempt removes its row.
+ */
 export interface LoginFailuresTable {
   id: string;
   username_key: string;
   ip: string;
   at: number;
+  /** 1 while the attempt's check runs, 0 once it failed. */
+  pending: ColumnType<number, number | undefined, number>;
+}
+
+/** One row per username and address, locked by each reservation so that they count one at a time. */
+export interface LoginLimitsTable {
+  username_key: string;
+  ip: string;
+  touched_at: number;
 }
 
 export interface OperatorLogTable {
@@ -75,6 +88,7 @@ export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   login_failures: LoginFailuresTable;
+  login_limits: LoginLimitsTable;
   operator_log: OperatorLogTable;
   visores: VisoresTable;
   folder_trees: FolderTreesTable;

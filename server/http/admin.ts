@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CreateUserRequest, LogQuery, UpdateUserRequest, type AdminUser, type OperatorLogItem } from '../../src/protocol/admin.js';
 import type { UserRow } from '../db/schema.js';
-import type { AppContext } from './context.js';
-import { HttpError, parseBody } from './errors.js';
+import type { AppContext } from '../context.js';
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
+import { parseBody } from './errors.js';
 
 export const ADMIN_MESSAGES = {
   adminOnly: 'Solo los administradores pueden hacer esto',
@@ -12,6 +13,15 @@ export const ADMIN_MESSAGES = {
   badDate: (field: string) => `${field} no es una fecha válida (AAAA-MM-DD o fecha y hora ISO)`,
   badCursor: 'El cursor no es válido',
 } as const;
+
+/** Refuses (403) anyone but an admin: an onRequest hook of the admin routes. */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  if (request.user?.role !== 'admin') throw new ForbiddenError(ADMIN_MESSAGES.adminOnly);
+}
+
+/** Why a guarded change of a user was refused. */
+const refusal = (reason: 'not_found' | 'last_admin') =>
+  reason === 'not_found' ? new NotFoundError(ADMIN_MESSAGES.userNotFound) : new ConflictError(ADMIN_MESSAGES.lastAdmin);
 
 function toAdminUser(row: UserRow): AdminUser {
   return {
@@ -37,7 +47,7 @@ function parseDate(field: 'from' | 'to', raw: string | undefined): number | unde
   const realDay = match != null && new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))).toISOString().startsWith(`${year}-${month}-${day}`);
   const bareDate = match != null && !raw.includes('T');
   const ms = Date.parse(bareDate ? `${raw}T00:00:00Z` : raw);
-  if (!realDay || !Number.isFinite(ms)) throw new HttpError(400, ADMIN_MESSAGES.badDate(field));
+  if (!realDay || !Number.isFinite(ms)) throw new InvalidError(ADMIN_MESSAGES.badDate(field));
   return bareDate && field === 'to' ? ms + 24 * 60 * 60 * 1000 - 1 : ms;
 }
 
@@ -54,7 +64,7 @@ function decodeCursor(raw: string | undefined): { at: number; id: string } | nul
   } catch {
     // fall through to the 400 below
   }
-  throw new HttpError(400, ADMIN_MESSAGES.badCursor);
+  throw new InvalidError(ADMIN_MESSAGES.badCursor);
 }
 
 /** Users and the operator log; admins only. */
@@ -68,16 +78,14 @@ export function adminRoutes(ctx: AppContext) {
     log.add({ userId: request.user!.id, username: request.user!.username, action, detail, ip: request.ip });
 
   return async (app: FastifyInstance) => {
-    app.addHook('onRequest', async (request) => {
-      if (request.user?.role !== 'admin') throw new HttpError(403, ADMIN_MESSAGES.adminOnly);
-    });
+    app.addHook('onRequest', requireAdmin);
 
     app.get('/admin/users', async () => ({ status: 'success', data: (await users.list()).map(toAdminUser) }));
 
     app.post('/admin/users', async (request, reply) => {
       const input = parseBody(CreateUserRequest, request.body);
       const created = await users.create({ ...input, passwordHash: await ctx.auth.hashPassword(input.password) });
-      if (!created) throw new HttpError(409, ADMIN_MESSAGES.taken(input.username));
+      if (!created) throw new ConflictError(ADMIN_MESSAGES.taken(input.username));
       await record(request, 'admin_user_create', { user_id: created.id, username: created.username, role: created.role });
       reply.code(201);
       return { status: 'success', data: toAdminUser(created) };
@@ -92,7 +100,7 @@ export function adminRoutes(ctx: AppContext) {
         disabled: input.disabled,
         passwordHash: input.password == null ? undefined : await ctx.auth.hashPassword(input.password),
       });
-      if (!result.ok) throw result.reason === 'not_found' ? new HttpError(404, ADMIN_MESSAGES.userNotFound) : new HttpError(409, ADMIN_MESSAGES.lastAdmin);
+      if (!result.ok) throw refusal(result.reason);
       if (input.password != null || input.disabled === true) await endSessions(result.user.id);
       const { password, ...changes } = input;
       await record(request, 'admin_user_update', { user_id: result.user.id, username: result.user.username, ...changes, passwordReset: password != null });
@@ -103,10 +111,10 @@ export function adminRoutes(ctx: AppContext) {
       // Sessions go with the user (cascade), so their token hashes are read before the
       // delete, to close their sockets after it.
       const target = await users.findById(request.params.id);
-      if (!target) throw new HttpError(404, ADMIN_MESSAGES.userNotFound);
+      if (!target) throw new NotFoundError(ADMIN_MESSAGES.userNotFound);
       const tokenHashes = await sessions.liveTokenHashes(target.id);
       const result = await users.deleteGuarded(target.id);
-      if (!result.ok) throw result.reason === 'not_found' ? new HttpError(404, ADMIN_MESSAGES.userNotFound) : new HttpError(409, ADMIN_MESSAGES.lastAdmin);
+      if (!result.ok) throw refusal(result.reason);
       for (const tokenHash of tokenHashes) ctx.sockets.closeSession(tokenHash);
       await ctx.broker.forgetUser(target.id);
       await record(request, 'admin_user_delete', { user_id: target.id, username: target.username });

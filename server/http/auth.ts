@@ -2,17 +2,20 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CheckTokenRequest, LoginRequest, LogoutRequest } from '../../src/protocol/auth.js';
 import { toPublicUser } from '../db/users.js';
 import { hashToken } from '../auth/tokens.js';
-import type { AppContext } from './context.js';
-import { HttpError, parseBody } from './errors.js';
+import { AUTH_MESSAGES } from '../auth/messages.js';
+import type { AppContext } from '../context.js';
+import type { UserRow } from '../db/schema.js';
+import { RateLimitedError, UnauthorizedError } from '../errors.js';
+import { parseBody } from './errors.js';
 
-export const MESSAGES = {
-  invalidCredentials: 'Usuario o contraseña incorrectos',
-  disabled: 'La cuenta está deshabilitada. Consulte a un administrador.',
-  blocked: (minutes: number) =>
-    `Demasiados intentos fallidos. Vuelva a intentar en ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}.`,
-  noToken: 'Falta el token de sesión. Inicie sesión.',
-  badToken: 'La sesión expiró o no es válida. Inicie sesión de nuevo.',
-} as const;
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in user, set by the bearer-token hook on protected routes. */
+    user: UserRow | null;
+    /** Hash of the bearer token of this request, when it carried a valid one. */
+    tokenHash: string | null;
+  }
+}
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -25,9 +28,9 @@ export function bearerToken(request: FastifyRequest): string | null {
 export function requireBearer(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
     const token = bearerToken(request);
-    if (!token) throw new HttpError(401, MESSAGES.noToken);
+    if (!token) throw new UnauthorizedError(AUTH_MESSAGES.noToken);
     const user = await ctx.auth.userOfToken(token);
-    if (!user) throw new HttpError(401, MESSAGES.badToken);
+    if (!user) throw new UnauthorizedError(AUTH_MESSAGES.badToken);
     request.user = user;
     request.tokenHash = hashToken(token);
   };
@@ -40,22 +43,24 @@ function client(request: FastifyRequest) {
 /** Routes that need no bearer token: sign-in and the token check. */
 export function publicAuthRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    app.post('/login', async (request, reply) => {
+    app.post('/login', async (request) => {
       const { username, password } = parseBody(LoginRequest, request.body);
       const result = await ctx.auth.login(username, password, client(request));
       if (result.ok) return { status: 'success', token: result.token, user: result.user };
       if (result.reason === 'blocked') {
         const seconds = Math.ceil(result.retryAfterMs / 1000);
-        throw new HttpError(429, MESSAGES.blocked(Math.ceil(seconds / 60)), { 'retry-after': String(seconds) });
+        throw new RateLimitedError(AUTH_MESSAGES.blocked(Math.ceil(seconds / 60)), seconds);
       }
-      reply.code(401);
-      return { status: 'error', message: result.reason === 'disabled' ? MESSAGES.disabled : MESSAGES.invalidCredentials };
+      // A disabled account is answered as a wrong password (whether its password was right is
+      // not told); the reason goes to the server log here and to the operator log.
+      if (result.reason === 'disabled') request.log.info({ username: username.trim(), ip: request.ip }, 'sign-in refused: the account is disabled');
+      throw new UnauthorizedError(AUTH_MESSAGES.invalidCredentials);
     });
 
     app.post('/checkToken', async (request) => {
       const { token } = parseBody(CheckTokenRequest, request.body);
       const user = await ctx.auth.userOfToken(token);
-      if (!user) throw new HttpError(401, MESSAGES.badToken);
+      if (!user) throw new UnauthorizedError(AUTH_MESSAGES.badToken);
       return { status: 'success', user: toPublicUser(user) };
     });
   };

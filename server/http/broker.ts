@@ -1,9 +1,9 @@
 // Broker sessions, positions and fills (spec section 7; issue 4).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ConnectRequest, WatchRequest } from '../../src/protocol/broker.js';
-import { ADMIN_MESSAGES } from './admin.js';
-import type { AppContext } from './context.js';
-import { HttpError, parseBody } from './errors.js';
+import { requireAdmin } from './admin.js';
+import type { AppContext } from '../context.js';
+import { parseBody } from './errors.js';
 
 /**
  * If-None-Match against a strong etag (`"abc"`): a list of etags, each maybe weak (`W/"abc"`),
@@ -23,17 +23,19 @@ interface AccountParams {
 
 export function brokerRoutes(ctx: AppContext) {
   const broker = ctx.broker;
+  /** Watches an account (and its fills, with `fills`) through a session of the user's. */
+  const watch = (fills: boolean) => async (request: FastifyRequest<AccountParams>) => {
+    const { sessionId } = parseBody(WatchRequest, request.body);
+    await broker.watch(request.user!, request.params.account, sessionId, fills);
+    return { status: 'success', account: request.params.account };
+  };
   return async (app: FastifyInstance) => {
     app.post('/primary/sessions/connect', async (request) => {
       const input = parseBody(ConnectRequest, request.body);
-      return { status: 'success', ...(await broker.connect(request.user!, input)) };
+      return { status: 'success', ...(await broker.connect(request.user!, input, ctx.config.brokerUrls)) };
     });
 
-    app.post<AccountParams>('/accounts/:account/watch', async (request) => {
-      const { sessionId } = parseBody(WatchRequest, request.body);
-      await broker.watch(request.user!, request.params.account, sessionId);
-      return { status: 'success', account: request.params.account };
-    });
+    app.post<AccountParams>('/accounts/:account/watch', watch(false));
 
     app.get<AccountParams>('/accounts/:account/positions', async (request, reply) => {
       const snapshot = await broker.positions(request.user!, request.params.account);
@@ -45,11 +47,7 @@ export function brokerRoutes(ctx: AppContext) {
       return snapshot;
     });
 
-    app.post<AccountParams>('/accounts/:account/watch-fills', async (request) => {
-      const { sessionId } = parseBody(WatchRequest, request.body);
-      await broker.watch(request.user!, request.params.account, sessionId, true);
-      return { status: 'success', account: request.params.account };
-    });
+    app.post<AccountParams>('/accounts/:account/watch-fills', watch(true));
 
     app.get<AccountParams>('/accounts/:account/fills', async (request, reply) => {
       const fills = await broker.fills(request.user!, request.params.account);
@@ -57,9 +55,6 @@ export function brokerRoutes(ctx: AppContext) {
       return { account: request.params.account, fills };
     });
 
-    app.get('/admin/positions', async (request) => {
-      if (request.user?.role !== 'admin') throw new HttpError(403, ADMIN_MESSAGES.adminOnly);
-      return { status: 'success', data: await broker.adminList() };
-    });
+    app.get('/admin/positions', { onRequest: requireAdmin }, async () => ({ status: 'success', data: await broker.adminList() }));
   };
 }

@@ -1,36 +1,33 @@
-// One error shape for every response: {status:'error', message}. 4xx carry the message the
-// UI shows; 5xx are logged with detail and answer a generic message. No stack traces leave.
+// One error shape for every response: {status:'error', message}. The domains' errors
+// (server/errors.ts) carry the message the UI shows; this is the one place that turns each
+// kind into a status code. Anything else thrown is a fault: logged with detail and answered
+// 500 with a generic message. No stack traces leave.
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { z } from '../../src/protocol/zod.js';
 import type { ErrorResponse } from '../../src/protocol/auth.js';
+import { DomainError, INTERNAL_ERROR_MESSAGE, InvalidError, RateLimitedError, describeZodError, type DomainErrorKind } from '../errors.js';
 
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'HttpError';
-  }
-}
+const STATUS_OF: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  stale: 412,
+  version_required: 428,
+  rate_limited: 429,
+  upstream: 502,
+  unavailable: 503,
+};
 
 export function errorBody(message: string): ErrorResponse {
   return { status: 'error', message };
 }
 
-/**
- * The message of the first problem zod found; the UI shows it as is. The protocol's zod
- * configuration (src/protocol/zod.ts) makes every message Spanish and name its field.
- */
-export function describeZodError(error: z.ZodError): string {
-  return error.issues[0]?.message ?? 'Datos inválidos';
-}
-
 /** Validates a request body (absent bodies count as `{}`) or throws a 400 naming the field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   const result = schema.safeParse(body ?? {});
-  if (!result.success) throw new HttpError(400, describeZodError(result.error));
+  if (!result.success) throw new InvalidError(describeZodError(result.error));
   return result.data;
 }
 
@@ -43,9 +40,10 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
 };
 
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message));
+  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+    if (error instanceof DomainError) {
+      if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+      return reply.code(STATUS_OF[error.kind]).send(errorBody(error.message));
     }
     const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
     if (known) return reply.code(known[0]).send(errorBody(known[1]));
@@ -53,6 +51,6 @@ export function installErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) return reply.code(status).send(errorBody(error.message));
     request.log.error({ err: error }, 'request failed');
-    return reply.code(500).send(errorBody('Error interno del servidor'));
+    return reply.code(500).send(errorBody(INTERNAL_ERROR_MESSAGE));
   });
 }

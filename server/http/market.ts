@@ -3,20 +3,40 @@
 import type { FastifyInstance } from 'fastify';
 import { parseIsoDate, yyyymmdd } from '../../src/lib/calendar.js';
 import { parseFormula } from '../../src/lib/formula.js';
-import { ExpirationRequest, FeedRateRequest, FormulaRequest, HistoryRequest, IntradayRequest, SearchRequest } from '../../src/protocol/market.js';
+import {
+  ExpirationRequest,
+  FeedRateRequest,
+  FormulaRequest,
+  HistoryRequest,
+  IntradayRequest,
+  SearchRequest,
+  type SearchResponse,
+} from '../../src/protocol/market.js';
 import { searchInstruments, type Instrument } from '../market/catalogue.js';
 import { dailyCandles, intradayCandles } from '../market/history.js';
 import { FEED_NAMES } from '../market/feeds.js';
-import { ADMIN_MESSAGES } from './admin.js';
-import type { AppContext } from './context.js';
-import { HttpError, parseBody } from './errors.js';
+import { requireAdmin } from './admin.js';
+import type { AppContext } from '../context.js';
+import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
+import { parseBody } from './errors.js';
 
 const unknownSymbol = (symbol: string) => `Símbolo desconocido: ${symbol}`;
 
 /** The Primary API's instrument record (reference/primary-api.md), without our own fields. */
 function primaryFields(instrument: Instrument) {
-  const { instrumentId, cficode, segment, securityDescription, currency, minPriceIncrement, contractMultiplier, instrumentPricePrecision, maturityDate } = instrument;
-  return { instrumentId, cficode, segment, securityDescription, currency, minPriceIncrement, contractMultiplier, instrumentPricePrecision, ...(maturityDate ? { maturityDate } : {}) };
+  const { instrumentId, cficode, segment, securityDescription, currency, minPriceIncrement, contractMultiplier, instrumentPricePrecision, maturityDate } =
+    instrument;
+  return {
+    instrumentId,
+    cficode,
+    segment,
+    securityDescription,
+    currency,
+    minPriceIncrement,
+    contractMultiplier,
+    instrumentPricePrecision,
+    ...(maturityDate ? { maturityDate } : {}),
+  };
 }
 
 export function marketRoutes(ctx: AppContext) {
@@ -25,10 +45,11 @@ export function marketRoutes(ctx: AppContext) {
 
   const resolve = (symbol: string): Instrument => {
     const instrument = catalogue.resolve(symbol);
-    if (!instrument) throw new HttpError(404, unknownSymbol(symbol));
+    if (!instrument) throw new NotFoundError(unknownSymbol(symbol));
     return instrument;
   };
-  const lastPrice = (instrument: Instrument): number => feeds.lastPrice(instrument.instrumentId.symbol) ?? catalogue.referencePrice.get(instrument.instrumentId.symbol)!;
+  const lastPrice = (instrument: Instrument): number =>
+    feeds.lastPrice(instrument.instrumentId.symbol) ?? catalogue.referencePrice.get(instrument.instrumentId.symbol)!;
 
   return async (app: FastifyInstance) => {
     app.post('/visores/search', async (request) => {
@@ -41,13 +62,13 @@ export function marketRoutes(ctx: AppContext) {
         maturityDate: instrument.maturityDate ?? null,
         aliases: instrument.aliases,
       }));
-      return { status: 'success', data };
+      return { status: 'success', data } satisfies SearchResponse;
     });
 
     app.post('/search_symbols_formula', async (request) => {
       const { formula } = parseBody(FormulaRequest, request.body);
       const parsed = parseFormula(formula);
-      if (!parsed.ok) throw new HttpError(400, `La fórmula no es válida: ${parsed.error}`);
+      if (!parsed.ok) throw new InvalidError(`La fórmula no es válida: ${parsed.error}`);
       // Symbols the catalogue does not know are listed, not refused: a formula may name an
       // instrument of a connected exchange that the catalogue lacks.
       const unknown = parsed.symbols.filter((symbol) => !catalogue.resolve(symbol));
@@ -57,13 +78,13 @@ export function marketRoutes(ctx: AppContext) {
     app.post('/get_expiration_contract', async (request) => {
       const { contract_name } = parseBody(ExpirationRequest, request.body);
       const instrument = resolve(contract_name);
-      if (!instrument.maturityDate) throw new HttpError(404, `${contract_name} no tiene vencimiento`);
+      if (!instrument.maturityDate) throw new NotFoundError(`${contract_name} no tiene vencimiento`);
       return { status: 'success', expiration: instrument.maturityDate };
     });
 
     app.post('/get_intradia', async (request) => {
       const { symbol, date } = parseBody(IntradayRequest, request.body);
-      if (!parseIsoDate(date)) throw new HttpError(400, `La fecha ${date} no es válida: use AAAA-MM-DD`);
+      if (!parseIsoDate(date)) throw new InvalidError(`La fecha ${date} no es válida: use AAAA-MM-DD`);
       const instrument = resolve(symbol);
       const candles = intradayCandles(instrument.instrumentId.symbol, date, lastPrice(instrument), instrument.minPriceIncrement, ctx.now(), seed) ?? [];
       // time: epoch seconds of the minute, as charting libraries take it.
@@ -86,11 +107,9 @@ export function marketRoutes(ctx: AppContext) {
 
     // ----------------------------------------------------------------- admin: feeds
     await app.register(async (admin) => {
-      admin.addHook('onRequest', async (request) => {
-        if (request.user?.role !== 'admin') throw new HttpError(403, ADMIN_MESSAGES.adminOnly);
-      });
+      admin.addHook('onRequest', requireAdmin);
       const feedName = (name: string) => {
-        if (!feeds.isFeed(name)) throw new HttpError(404, `No existe el feed ${name}: use ${FEED_NAMES.join(' o ')}`);
+        if (!feeds.isFeed(name)) throw new NotFoundError(`No existe el feed ${name}: use ${FEED_NAMES.join(' o ')}`);
         return name;
       };
       // With Redis these answer for every process, not only the one the request reached.
@@ -109,7 +128,7 @@ export function marketRoutes(ctx: AppContext) {
       admin.put<{ Params: { name: string } }>('/admin/feeds/:name', async (request) => {
         const name = feedName(request.params.name);
         const { rate } = parseBody(FeedRateRequest, request.body);
-        if (feeds.status(name).source === 'primary') throw new HttpError(409, `El feed ${name} es el mercado real: su ritmo no se puede cambiar`);
+        if (feeds.status(name).source === 'primary') throw new ConflictError(`El feed ${name} es el mercado real: su ritmo no se puede cambiar`);
         return { status: 'success', data: await ctx.market.admin.control(name, { rate }) };
       });
     });

@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { ChangePasswordRequest, UpdateProfileRequest } from '../../src/protocol/admin.js';
 import { verifyPassword } from '../auth/password.js';
 import { toPublicUser } from '../db/users.js';
-import type { AppContext } from './context.js';
-import { HttpError, parseBody } from './errors.js';
+import type { AppContext } from '../context.js';
+import { InvalidError, NotFoundError } from '../errors.js';
+import { parseBody } from './errors.js';
 
 export const PROFILE_MESSAGES = {
   wrongPassword: 'La contraseña actual no es correcta',
@@ -20,7 +21,7 @@ export function profileRoutes(ctx: AppContext) {
       const user = request.user!;
       const { firstName, lastName } = parseBody(UpdateProfileRequest, request.body);
       const result = await users.updateGuarded(user.id, { firstName, lastName });
-      if (!result.ok) throw new HttpError(404, 'El usuario ya no existe');
+      if (!result.ok) throw new NotFoundError('El usuario ya no existe');
       await log.add({ userId: user.id, username: user.username, action: 'profile_update', detail: { firstName, lastName }, ip: request.ip });
       return { status: 'success', data: toPublicUser(result.user) };
     });
@@ -28,8 +29,8 @@ export function profileRoutes(ctx: AppContext) {
     app.put('/profile/password', async (request) => {
       const user = request.user!;
       const { current, next } = parseBody(ChangePasswordRequest, request.body);
-      if (!(await verifyPassword(current, user.password_hash))) throw new HttpError(400, PROFILE_MESSAGES.wrongPassword);
-      if (current === next) throw new HttpError(400, PROFILE_MESSAGES.samePassword);
+      if (!(await verifyPassword(current, user.password_hash))) throw new InvalidError(PROFILE_MESSAGES.wrongPassword);
+      if (current === next) throw new InvalidError(PROFILE_MESSAGES.samePassword);
       await users.setPasswordHash(user.id, await ctx.auth.hashPassword(next));
       // Every other session ends: a changed password locks out whoever else had it.
       const ended = await sessions.revokeAllOfUser(user.id, request.tokenHash!);

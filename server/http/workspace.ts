@@ -1,17 +1,14 @@
 // Visores, favourites and the folder tree (spec section 7; shapes fixed by issue 3).
 // Path segments are named :id and :id2 everywhere so the router can tell the routes apart;
-// each handler says which is the user and which the visor.
+// each handler says which is the user and which the visor. Every write of the tree, a visor
+// or a favourite also answers `workspace` (src/protocol/workspace.ts WorkspaceState): the
+// client stores it without reading again.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  CheckOptionRequest,
-  FolderTree,
-  NewVisorRequest,
-  UpdateSeccionesRequest,
-  UpdateVisorRequest,
-  VisorId,
-} from '../../src/protocol/workspace.js';
-import type { AppContext } from './context.js';
-import { HttpError, parseBody } from './errors.js';
+import { CheckOptionRequest, FolderTree, NewVisorRequest, UpdateSeccionesRequest, UpdateVisorRequest, VisorId } from '../../src/protocol/workspace.js';
+import type { AppContext } from '../context.js';
+import { ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
+import { matchesIfNoneMatch } from './broker.js';
+import { parseBody } from './errors.js';
 import { WORKSPACE_MESSAGES } from '../workspace/service.js';
 
 interface OneId {
@@ -26,7 +23,7 @@ export const OTHER_USER = 'No tiene permiso para acceder a los datos de otro usu
 /** The signed-in user, who must be the one the path names. */
 function self(request: FastifyRequest, userId: string) {
   const user = request.user!;
-  if (userId !== user.id) throw new HttpError(403, OTHER_USER);
+  if (userId !== user.id) throw new ForbiddenError(OTHER_USER);
   return user;
 }
 
@@ -36,7 +33,7 @@ function actor(request: FastifyRequest) {
 
 /** A visor id from the path; one that cannot exist is simply not found. */
 function visorIdOf(raw: string): string {
-  if (!VisorId.safeParse(raw).success) throw new HttpError(404, WORKSPACE_MESSAGES.visorNotFound);
+  if (!VisorId.safeParse(raw).success) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
   return raw;
 }
 
@@ -46,7 +43,7 @@ export function parseIfMatch(header: string | string[] | undefined): number | nu
   const raw = (Array.isArray(header) ? header[0] : header)!.trim();
   if (raw === '*') return null;
   const match = /^(?:W\/)?"?(\d{1,15})"?$/.exec(raw);
-  if (!match) throw new HttpError(400, 'If-Match debe ser la versión del árbol (un número)');
+  if (!match) throw new InvalidError('If-Match debe ser la versión del árbol (un número)');
   return Number(match[1]);
 }
 
@@ -57,7 +54,10 @@ export function workspaceRoutes(ctx: AppContext) {
     app.get<OneId>('/visores/:id/folders', async (request, reply) => {
       const user = self(request, request.params.id);
       const tree = await workspace.getTree(user);
-      reply.header('etag', `"${tree.version}"`);
+      const etag = `"${tree.version}"`;
+      reply.header('etag', etag);
+      // The client's copy is current (its version check): no body (RFC 9110 section 13.1.2).
+      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
       return { status: 'success', data: tree.nodes, version: tree.version };
     });
 
@@ -65,9 +65,9 @@ export function workspaceRoutes(ctx: AppContext) {
       self(request, request.params.id);
       const nodes = parseBody(FolderTree, request.body);
       const ifMatch = parseIfMatch(request.headers['if-match']);
-      const { version, deleted } = await workspace.saveTree(actor(request), nodes, ifMatch);
+      const { version, deleted, workspace: state } = await workspace.saveTree(actor(request), nodes, ifMatch);
       reply.header('etag', `"${version}"`);
-      return { status: 'success', version, deleted };
+      return { status: 'success', version, deleted, workspace: state };
     });
 
     // ------------------------------------------------------------------- visores
@@ -78,20 +78,21 @@ export function workspaceRoutes(ctx: AppContext) {
 
     app.get<OneId>('/visores/:id/get', async (request) => {
       const visor = await workspace.getVisor(request.user!, visorIdOf(request.params.id));
-      if (!visor) throw new HttpError(404, WORKSPACE_MESSAGES.visorNotFound);
+      if (!visor) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
       return { status: 'success', data: visor };
     });
 
     app.post<OneId>('/visores/:id/new', async (request) => {
       self(request, request.params.id);
       const input = parseBody(NewVisorRequest, request.body);
-      const id = await workspace.createVisor(actor(request), input);
-      return { status: 'success', data: { id_visor: id } };
+      const { visor, workspace: state } = await workspace.createVisor(actor(request), input);
+      return { status: 'success', data: { id_visor: visor.visor_id, visor }, workspace: state };
     });
 
     app.put<OneId>('/visores/:id', async (request) => {
       const input = parseBody(UpdateVisorRequest, request.body);
-      return { status: 'success', data: await workspace.updateVisor(actor(request), visorIdOf(request.params.id), input) };
+      const { visor, workspace: state } = await workspace.updateVisor(actor(request), visorIdOf(request.params.id), input);
+      return { status: 'success', data: visor, workspace: state };
     });
 
     app.put<OneId>('/visores/:id/update_secciones', async (request) => {
@@ -105,15 +106,15 @@ export function workspaceRoutes(ctx: AppContext) {
     });
 
     app.delete<OneId>('/visores/:id', async (request) => {
-      await workspace.deleteVisor(actor(request), visorIdOf(request.params.id));
-      return { status: 'ok' };
+      const state = await workspace.deleteVisor(actor(request), visorIdOf(request.params.id));
+      return { status: 'ok', workspace: state };
     });
 
     // ---------------------------------------------------------------- favourites
     app.put<TwoIds>('/visores/:id/:id2/fav', async (request) => {
       self(request, request.params.id);
-      const fav = await workspace.toggleFav(actor(request), visorIdOf(request.params.id2));
-      return { status: 'success', data: { fav } };
+      const { fav, workspace: state } = await workspace.toggleFav(actor(request), visorIdOf(request.params.id2));
+      return { status: 'success', data: { fav }, workspace: state };
     });
 
     app.get<TwoIds>('/visores/:id/:id2/fav', async (request) => {
@@ -129,8 +130,8 @@ export function workspaceRoutes(ctx: AppContext) {
     // ------------------------------------------------------------ clone and owner
     app.post<TwoIds>('/visores/:id/:id2/clonar', async (request) => {
       self(request, request.params.id);
-      const id = await workspace.cloneVisor(actor(request), visorIdOf(request.params.id2));
-      return { status: 'success', data: { id_visor: id } };
+      const { visor, workspace: state } = await workspace.cloneVisor(actor(request), visorIdOf(request.params.id2));
+      return { status: 'success', data: { id_visor: visor.visor_id, visor }, workspace: state };
     });
 
     app.post<TwoIds>('/visores/:id/:id2/verify_owner_visor', async (request) => {

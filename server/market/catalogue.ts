@@ -2,13 +2,12 @@
 // (reference/argentine-market.md, reference/primary-api.md). Built for a given day, so the
 // futures months roll forward. Each carries the simulator's reference price.
 import { addMonths, lastBusinessDay, monthCode, yyyymmdd, type YearMonth } from '../../src/lib/calendar.js';
+import type { FeedName, InstrumentKind } from '../../src/protocol/market.js';
 import { instrumentKindOfCfi } from './primary/cfi.js';
 import type { PrimaryInstrumentDetail } from './primary/types.js';
 
 /** 'other': listed by the exchange with a CFI code Visores does not classify (primary/cfi.ts). */
-export type InstrumentKind = 'future' | 'option' | 'spread' | 'stock' | 'bond' | 'index' | 'spot' | 'other';
 /** The two data centers of the spec: the futures exchange, and the securities ("tv") feed. */
-export type FeedName = 'rofex' | 'tv';
 
 export interface Instrument {
   instrumentId: { marketId: 'ROFX'; symbol: string };
@@ -48,16 +47,71 @@ export interface CatalogueSettings {
 /** Reference prices of the simulator: the market as it looked when these lists were made. */
 export const REFERENCE_PRICES = {
   stocks: {
-    GGAL: 6500, YPFD: 42000, PAMP: 3600, BMA: 11000, TXAR: 900, ALUA: 850, CEPU: 1500, TGSU2: 6000, CRES: 1400, EDN: 2200,
-    LOMA: 2800, SUPV: 3000, TECO2: 3800, COME: 130, BYMA: 380, VALO: 400, AGRO: 60, AUSO: 3300, BHIP: 380, BOLT: 30,
-    BPAT: 2100, CAPX: 6800, CARC: 28, CECO2: 900, CELU: 480, CGPA2: 2200, CTIO: 3100, DGCU2: 1600, FERR: 25, HARG: 1300,
-    MIRG: 21000, MOLI: 2600,
+    GGAL: 6500,
+    YPFD: 42000,
+    PAMP: 3600,
+    BMA: 11000,
+    TXAR: 900,
+    ALUA: 850,
+    CEPU: 1500,
+    TGSU2: 6000,
+    CRES: 1400,
+    EDN: 2200,
+    LOMA: 2800,
+    SUPV: 3000,
+    TECO2: 3800,
+    COME: 130,
+    BYMA: 380,
+    VALO: 400,
+    AGRO: 60,
+    AUSO: 3300,
+    BHIP: 380,
+    BOLT: 30,
+    BPAT: 2100,
+    CAPX: 6800,
+    CARC: 28,
+    CECO2: 900,
+    CELU: 480,
+    CGPA2: 2200,
+    CTIO: 3100,
+    DGCU2: 1600,
+    FERR: 25,
+    HARG: 1300,
+    MIRG: 21000,
+    MOLI: 2600,
   },
   /** CEDEARs: foreign shares traded in pesos. */
   cedears: {
-    AAPL: 17000, MSFT: 19000, GOOGL: 4200, AMZN: 2300, TSLA: 33000, NVDA: 11000, META: 48000, KO: 21000, MELI: 26000, SPY: 45000,
-    QQQ: 47000, DIA: 33000, BABA: 8800, PBR: 14000, VIST: 30000, XOM: 23000, JPM: 34000, DIS: 12000, NFLX: 2800, BRKB: 31000,
-    GOLD: 5600, INTC: 2800, AMD: 19000, WMT: 2900, PFE: 6000, MCD: 24000, V: 32000, MA: 36000, BA: 16000, NKE: 8000,
+    AAPL: 17000,
+    MSFT: 19000,
+    GOOGL: 4200,
+    AMZN: 2300,
+    TSLA: 33000,
+    NVDA: 11000,
+    META: 48000,
+    KO: 21000,
+    MELI: 26000,
+    SPY: 45000,
+    QQQ: 47000,
+    DIA: 33000,
+    BABA: 8800,
+    PBR: 14000,
+    VIST: 30000,
+    XOM: 23000,
+    JPM: 34000,
+    DIS: 12000,
+    NFLX: 2800,
+    BRKB: 31000,
+    GOLD: 5600,
+    INTC: 2800,
+    AMD: 19000,
+    WMT: 2900,
+    PFE: 6000,
+    MCD: 24000,
+    V: 32000,
+    MA: 36000,
+    BA: 16000,
+    NKE: 8000,
   },
   /** Bonds in USD per 100 nominal; the peso and cable lines follow from MEP and CCL. */
   bonds: { AL29: 66, GD29: 68, AL30: 62, GD30: 64, AL35: 68, GD35: 70, AE38: 70, GD38: 72, AL41: 60, GD41: 62, GD46: 65 },
@@ -165,7 +219,13 @@ export function buildCatalogue(today: Date, settings: CatalogueSettings): Catalo
     settings.spot,
   );
 
-  const future = (product: string, month: YearMonth, description: string, price: number, options: { tick: number; multiplier: number; currency: 'ARS' | 'USD'; segment: string }) => {
+  const future = (
+    product: string,
+    month: YearMonth,
+    description: string,
+    price: number,
+    options: { tick: number; multiplier: number; currency: 'ARS' | 'USD'; segment: string },
+  ) => {
     const symbol = `${product}/${monthCode(month)}`;
     catalogue.add(
       {
@@ -191,18 +251,44 @@ export function buildCatalogue(today: Date, settings: CatalogueSettings): Catalo
   // Dollar futures: the next 12 months, multiplier 1000, ARS.
   const dlrSymbols: string[] = [];
   for (let i = 0; i < 12; i++) {
-    dlrSymbols.push(future('DLR', addMonths(firstMonth, i), 'Futuro de dólar', settings.spot * (1 + 0.025 * (i + 1)), { tick: 0.5, multiplier: 1000, currency: 'ARS', segment: 'DDF' }));
+    dlrSymbols.push(
+      future('DLR', addMonths(firstMonth, i), 'Futuro de dólar', settings.spot * (1 + 0.025 * (i + 1)), {
+        tick: 0.5,
+        multiplier: 1000,
+        currency: 'ARS',
+        segment: 'DDF',
+      }),
+    );
   }
   // Index futures on the ROFEX 20 and agricultural futures: the next 6 months.
   for (let i = 0; i < 6; i++) {
-    future('RFX20', addMonths(firstMonth, i), 'Futuro de índice ROFEX 20', REFERENCE_PRICES.rfx20 * (1 + 0.02 * (i + 1)), { tick: 5, multiplier: 1, currency: 'ARS', segment: 'DDF' });
+    future('RFX20', addMonths(firstMonth, i), 'Futuro de índice ROFEX 20', REFERENCE_PRICES.rfx20 * (1 + 0.02 * (i + 1)), {
+      tick: 5,
+      multiplier: 1,
+      currency: 'ARS',
+      segment: 'DDF',
+    });
     for (const [product, price] of Object.entries(REFERENCE_PRICES.agro)) {
       const names: Record<string, string> = { 'SOJ.ROS': 'Soja Rosario', 'MAI.ROS': 'Maíz Rosario', 'TRI.ROS': 'Trigo Rosario' };
-      future(product, addMonths(firstMonth, i), `Futuro de ${names[product]}`, price * (1 + 0.005 * (i + 1)), { tick: 0.1, multiplier: 100, currency: 'USD', segment: 'DDA' });
+      future(product, addMonths(firstMonth, i), `Futuro de ${names[product]}`, price * (1 + 0.005 * (i + 1)), {
+        tick: 0.1,
+        multiplier: 100,
+        currency: 'USD',
+        segment: 'DDA',
+      });
     }
   }
 
-  const option = (underlying: string, strike: number, type: 'C' | 'P', product: string, tick: number, multiplier: number, currency: 'ARS' | 'USD', segment: string) => {
+  const option = (
+    underlying: string,
+    strike: number,
+    type: 'C' | 'P',
+    product: string,
+    tick: number,
+    multiplier: number,
+    currency: 'ARS' | 'USD',
+    segment: string,
+  ) => {
     const symbol = `${underlying} ${strike} ${type}`;
     const forward = catalogue.referencePrice.get(underlying)!;
     const intrinsic = Math.max(0, type === 'C' ? forward - strike : strike - forward);
@@ -271,7 +357,12 @@ export function buildCatalogue(today: Date, settings: CatalogueSettings): Catalo
   for (let i = 0; i < 4; i++) {
     const month = addMonths(firstMonth, i);
     for (const [product, price] of Object.entries(REFERENCE_PRICES.commodities)) {
-      future(product, month, product === 'WTI' ? 'Futuro de petróleo WTI' : 'Futuro de oro', price * (1 + 0.004 * (i + 1)), { tick: 0.01, multiplier: product === 'WTI' ? 100 : 1, currency: 'USD', segment: 'DDF' });
+      future(product, month, product === 'WTI' ? 'Futuro de petróleo WTI' : 'Futuro de oro', price * (1 + 0.004 * (i + 1)), {
+        tick: 0.01,
+        multiplier: product === 'WTI' ? 100 : 1,
+        currency: 'USD',
+        segment: 'DDF',
+      });
     }
     for (const ticker of REFERENCE_PRICES.stockFutures) {
       const spot = REFERENCE_PRICES.stocks[ticker as keyof typeof REFERENCE_PRICES.stocks];
@@ -345,7 +436,11 @@ const KIND_ORDER: Partial<Record<InstrumentKind, number>> = { spread: 1, option:
 
 /** Ranked matches of a search text by ticker, symbol and description (accents and case ignored). */
 export function searchInstruments(catalogue: Catalogue, text: string, limit = 50): Instrument[] {
-  const fold = (value: string) => value.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toUpperCase();
+  const fold = (value: string) =>
+    value
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toUpperCase();
   const query = fold(text.trim());
   if (!query) return [];
   const namedProduct = PRODUCT_WORDS[query];

@@ -3,12 +3,13 @@
 // source; the admin can stop, start and pace each feed.
 import { yyyymmdd } from '../../src/lib/calendar.js';
 import type { MarketUpdate } from '../../src/protocol/market.js';
-import { buildCatalogue, type Catalogue, type FeedName, type Instrument } from './catalogue.js';
+import { FeedName } from '../../src/protocol/market.js';
+import { buildCatalogue, type Catalogue, type Instrument } from './catalogue.js';
 import type { Hub } from './hub.js';
 import { createSimulator, type Simulator, type SimulatorSettings } from './simulator.js';
 import { createPrimaryFeed, type PrimaryFeed, type PrimarySettings } from './primaryFeed.js';
 
-export const FEED_NAMES: FeedName[] = ['rofex', 'tv'];
+export const FEED_NAMES: readonly FeedName[] = FeedName.options;
 
 /** How often the catalogue checks whether a day has passed (contracts expire, new months list). */
 const ROLL_CHECK_MS = 60_000;
@@ -66,7 +67,12 @@ export function createFeeds(options: {
 
   for (const [index, name] of FEED_NAMES.entries()) {
     const instruments = catalogue.instruments.filter((instrument) => instrument.feed === name);
-    const simulator = createSimulator(catalogue, instruments, { ...options.simulator, seed: options.simulator.seed + index, ticksPerSecond: options.ticksPerSecond }, now);
+    const simulator = createSimulator(
+      catalogue,
+      instruments,
+      { ...options.simulator, seed: options.simulator.seed + index, ticksPerSecond: options.ticksPerSecond },
+      now,
+    );
     const meter = createRateMeter(now);
     simulator.onUpdate(publisher(meter));
     feeds.set(name, { simulator, meter, instruments });

@@ -9,7 +9,8 @@
 // clients and subscribed symbols, the market sockets) is gathered from every process.
 import type { Config } from '../config.js';
 import { createLocalCluster, type Cluster, type ClusterAnswer } from '../cluster.js';
-import type { FeedName, Instrument } from './catalogue.js';
+import type { FeedName } from '../../src/protocol/market.js';
+import type { Instrument } from './catalogue.js';
 import { createFeeds, FEED_NAMES, type FeedStatus } from './feeds.js';
 import { createFeedLock } from './feedLock.js';
 import { createMarketHub, type Hub } from './hub.js';
@@ -76,7 +77,12 @@ export interface MarketServiceOptions {
   cluster?: Cluster;
 }
 
-export function createMarketService(config: Config, now: () => number, log: { warn(obj: unknown, msg: string): void; info(msg: string): void }, options: MarketServiceOptions) {
+export function createMarketService(
+  config: Config,
+  now: () => number,
+  log: { warn(obj: unknown, msg: string): void; info(msg: string): void },
+  options: MarketServiceOptions,
+) {
   const { processId } = options;
   const cluster = options.cluster ?? createLocalCluster(processId);
   const onRedisError = (error: Error) => log.warn({ err: error }, 'redis');

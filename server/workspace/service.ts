@@ -5,23 +5,26 @@
 // mirrors them and is rewritten on every change, so the stored tree never disagrees with
 // the visores. A tree save may move, add (own visores only) and drop leaves: a dropped
 // leaf deletes its visor in the same transaction (deleting a folder deletes what it holds).
+//
+// Every write of the tree, a visor or a favourite answers the workspace as it left it (the
+// stored tree, its version, the favourites), read in the same transaction: the client
+// stores that and needs no second request. The favourite rule lives here alone.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
   DEFAULT_VISOR_COLOR,
-  visorLink,
-  type FavItem,
-  type FolderNode,
+  type Favourites,
   type Section,
   type TreeNode,
   type Visor,
   type VisorNode,
+  type WorkspaceState,
 } from '../../src/protocol/workspace.js';
-import { appendNode, favouriteFolders, mapVisorLeaves, treeProblem, treeShape } from '../../src/lib/folderTree.js';
+import { appendNode, favouriteFolders, leafOfVisor, mapVisorLeaves, treeProblem, treeShape } from '../../src/lib/folderTree.js';
 import type { Db, Dialect } from '../db/index.js';
 import type { OperatorLogRepo } from '../db/operatorLog.js';
 import type { Database, UserRow, VisorRow } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
+import { ForbiddenError, InvalidError, NotFoundError, StaleError, VersionRequiredError } from '../errors.js';
 import { treeStore } from './treeStore.js';
 
 export const WORKSPACE_MESSAGES = {
@@ -54,7 +57,7 @@ export function toVisor(row: VisorRow): Visor {
 }
 
 function leafOf(row: Pick<VisorRow, 'id' | 'title' | 'emoji' | 'color' | 'fav'>): VisorNode {
-  return { visor_id: row.id, name: row.title, emoji: row.emoji, color: row.color, fav: row.fav === 1, to: visorLink(row.id) };
+  return leafOfVisor({ visor_id: row.id, title: row.title, emoji: row.emoji, color: row.color, fav: row.fav === 1 });
 }
 
 interface Actor {
@@ -78,8 +81,8 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
   /** A visor the caller may change: 404 when it cannot see it, 403 when it is someone else's public one. */
   async function owned(trx: Kysely<Database>, caller: UserRow, visorId: string): Promise<VisorRow> {
     const row = await readable(trx, caller, visorId);
-    if (!row) throw new HttpError(404, WORKSPACE_MESSAGES.visorNotFound);
-    if (row.owner !== caller.id) throw new HttpError(403, WORKSPACE_MESSAGES.notOwner);
+    if (!row) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
+    if (row.owner !== caller.id) throw new ForbiddenError(WORKSPACE_MESSAGES.notOwner);
     return row;
   }
 
@@ -91,6 +94,22 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
   async function ownedTreeLocked(trx: Kysely<Database>, caller: UserRow, visorId: string): Promise<VisorRow> {
     await trees.lock(trx, caller.id);
     return owned(trx, caller, visorId);
+  }
+
+  /** Favourite visores by title, and favourite folders of `nodes` with their subtree. */
+  async function favouritesOf(trx: Kysely<Database>, userId: string, nodes: readonly TreeNode[]): Promise<Favourites> {
+    const rows = await trx.selectFrom('visores').select(['id', 'emoji', 'title']).where('owner', '=', userId).where('fav', '=', 1).orderBy('title').execute();
+    return { visores: rows.map((row) => ({ visor_id: row.id, emoji: row.emoji, title: row.title })), folders: favouriteFolders(nodes) };
+  }
+
+  /**
+   * The workspace as a write left it, read inside the write's transaction after the write,
+   * under the tree's lock (the writes hold it already; a new visor left unplaced takes it
+   * here): no other change of the tree or a favourite can fall between this and the write.
+   */
+  async function stateOf(trx: Kysely<Database>, userId: string): Promise<WorkspaceState> {
+    const tree = await trees.lock(trx, userId);
+    return { tree: tree.nodes, version: tree.version, favourites: await favouritesOf(trx, userId, tree.nodes) };
   }
 
   /** Rewrites the caller's leaf of `visorId` (or removes it with null) and bumps the version when it was there. */
@@ -128,9 +147,9 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
     if (placeIn !== undefined) {
       const tree = await trees.lock(trx, owner.id);
       const nodes = appendNode(tree.nodes, placeIn, leafOf(row));
-      if (!nodes) throw new HttpError(400, WORKSPACE_MESSAGES.folderNotFound(String(placeIn)));
+      if (!nodes) throw new InvalidError(WORKSPACE_MESSAGES.folderNotFound(String(placeIn)));
       const problem = treeProblem(nodes);
-      if (problem) throw new HttpError(400, problem);
+      if (problem) throw new InvalidError(problem);
       await trees.write(trx, owner.id, nodes, tree.version);
     }
     return row;
@@ -146,25 +165,25 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
      * changes nothing; without it the save wins, unless it would delete visores (428).
      * Leaves dropped from the tree delete their visores, atomically.
      */
-    async saveTree(actor: Actor, nodes: TreeNode[], ifMatch: number | null): Promise<{ version: number; deleted: string[] }> {
+    async saveTree(actor: Actor, nodes: TreeNode[], ifMatch: number | null): Promise<{ version: number; deleted: string[]; workspace: WorkspaceState }> {
       const problem = treeProblem(nodes);
-      if (problem) throw new HttpError(400, problem);
+      if (problem) throw new InvalidError(problem);
       const result = await db.transaction().execute(async (trx) => {
         const userId = actor.user.id;
         const tree = await trees.lock(trx, userId);
-        if (ifMatch != null && ifMatch !== tree.version) throw new HttpError(412, WORKSPACE_MESSAGES.staleTree);
+        if (ifMatch != null && ifMatch !== tree.version) throw new StaleError(WORKSPACE_MESSAGES.staleTree);
 
         const rows = await trx.selectFrom('visores').select(['id', 'title', 'emoji', 'color', 'fav']).where('owner', '=', userId).execute();
         const byId = new Map(rows.map((row) => [row.id, row]));
         const wanted = treeShape(nodes).visorIds;
         const foreign = wanted.find((id) => !byId.has(id));
-        if (foreign != null) throw new HttpError(400, WORKSPACE_MESSAGES.notYourVisor(foreign));
+        if (foreign != null) throw new InvalidError(WORKSPACE_MESSAGES.notYourVisor(foreign));
 
         const kept = new Set(wanted);
         const deleted = treeShape(tree.nodes).visorIds.filter((id) => !kept.has(id) && byId.has(id));
         // A save that deletes must say which tree it changed: a stale tab without If-Match
         // would otherwise delete visores another tab just placed.
-        if (deleted.length > 0 && ifMatch == null) throw new HttpError(428, WORKSPACE_MESSAGES.deleteNeedsVersion);
+        if (deleted.length > 0 && ifMatch == null) throw new VersionRequiredError(WORKSPACE_MESSAGES.deleteNeedsVersion);
         if (deleted.length > 0) await trx.deleteFrom('visores').where('owner', '=', userId).where('id', 'in', deleted).execute();
 
         // Favourites travel with the tree (a folder's toggle applies to what it holds);
@@ -180,7 +199,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
           await trx.updateTable('visores').set({ fav: change.fav, updated_at: now() }).where('id', '=', change.id).execute();
         }
         const version = await trees.write(trx, userId, synced, tree.version);
-        return { version, deleted };
+        return { version, deleted, workspace: await stateOf(trx, userId) };
       });
       await record(actor, 'tree_save', { version: result.version, nodes: treeShape(nodes).nodeCount, deletedVisores: result.deleted });
       return result;
@@ -199,16 +218,22 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
     async createVisor(
       actor: Actor,
       input: { title: string; emoji: string; color: string; folder_id?: string | null | undefined },
-    ): Promise<string> {
-      const row = await db.transaction().execute((trx) =>
-        insertVisor(trx, actor.user, { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: [] }, input.folder_id),
-      );
+    ): Promise<{ visor: Visor; workspace: WorkspaceState }> {
+      const { row, workspace } = await db.transaction().execute(async (trx) => {
+        const fields = { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: [] };
+        const inserted = await insertVisor(trx, actor.user, fields, input.folder_id);
+        return { row: inserted, workspace: await stateOf(trx, actor.user.id) };
+      });
       await record(actor, 'visor_create', { visor_id: row.id, title: row.title, folder_id: input.folder_id });
-      return row.id;
+      return { visor: toVisor(row), workspace };
     },
 
-    async updateVisor(actor: Actor, visorId: string, input: { title: string; emoji?: string | undefined; color?: string | undefined }): Promise<Visor> {
-      const row = await db.transaction().execute(async (trx) => {
+    async updateVisor(
+      actor: Actor,
+      visorId: string,
+      input: { title: string; emoji?: string | undefined; color?: string | undefined },
+    ): Promise<{ visor: Visor; workspace: WorkspaceState }> {
+      const { row, workspace } = await db.transaction().execute(async (trx) => {
         const current = await ownedTreeLocked(trx, actor.user, visorId);
         const next: VisorRow = {
           ...current,
@@ -223,10 +248,10 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
           .where('id', '=', visorId)
           .execute();
         await syncLeaf(trx, actor.user.id, visorId, leafOf(next));
-        return next;
+        return { row: next, workspace: await stateOf(trx, actor.user.id) };
       });
       await record(actor, 'visor_update', { visor_id: visorId, title: row.title });
-      return toVisor(row);
+      return { visor: toVisor(row), workspace };
     },
 
     async updateSecciones(actor: Actor, visorId: string, secciones: Section[]): Promise<Visor> {
@@ -251,55 +276,51 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       return toVisor(row);
     },
 
-    async deleteVisor(actor: Actor, visorId: string): Promise<void> {
-      const title = await db.transaction().execute(async (trx) => {
+    async deleteVisor(actor: Actor, visorId: string): Promise<WorkspaceState> {
+      const { title, workspace } = await db.transaction().execute(async (trx) => {
         const current = await ownedTreeLocked(trx, actor.user, visorId);
         await syncLeaf(trx, actor.user.id, visorId, null);
         await trx.deleteFrom('visores').where('id', '=', visorId).execute();
-        return current.title;
+        return { title: current.title, workspace: await stateOf(trx, actor.user.id) };
       });
       await record(actor, 'visor_delete', { visor_id: visorId, title });
+      return workspace;
     },
 
     /** Flips the favourite of an own visor; answers the new value. */
-    async toggleFav(actor: Actor, visorId: string): Promise<boolean> {
+    async toggleFav(actor: Actor, visorId: string): Promise<{ fav: boolean; workspace: WorkspaceState }> {
       return db.transaction().execute(async (trx) => {
         const current = await ownedTreeLocked(trx, actor.user, visorId);
         const next = { ...current, fav: current.fav === 1 ? 0 : 1, updated_at: now() };
         await trx.updateTable('visores').set({ fav: next.fav, updated_at: next.updated_at }).where('id', '=', visorId).execute();
         await syncLeaf(trx, actor.user.id, visorId, leafOf(next));
-        return next.fav === 1;
+        return { fav: next.fav === 1, workspace: await stateOf(trx, actor.user.id) };
       });
     },
 
     async getFav(caller: UserRow, visorId: string): Promise<boolean> {
       const row = await readable(db, caller, visorId);
-      if (!row) throw new HttpError(404, WORKSPACE_MESSAGES.visorNotFound);
+      if (!row) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
       return row.owner === caller.id && row.fav === 1;
     },
 
-    async getFavs(user: UserRow): Promise<{ visores: FavItem[]; folders: FolderNode[] }> {
-      const rows = await db
-        .selectFrom('visores')
-        .select(['id', 'emoji', 'title'])
-        .where('owner', '=', user.id)
-        .where('fav', '=', 1)
-        .orderBy('title')
-        .execute();
+    async getFavs(user: UserRow): Promise<Favourites> {
       const tree = await trees.read(db, user.id);
-      return { visores: rows.map((row) => ({ visor_id: row.id, emoji: row.emoji, title: row.title })), folders: favouriteFolders(tree.nodes) };
+      return favouritesOf(db, user.id, tree.nodes);
     },
 
     /** Copies an own or public visor for the caller, at the root of the caller's tree. */
-    async cloneVisor(actor: Actor, visorId: string): Promise<string> {
-      const row = await db.transaction().execute(async (trx) => {
+    async cloneVisor(actor: Actor, visorId: string): Promise<{ visor: Visor; workspace: WorkspaceState }> {
+      const { row, workspace } = await db.transaction().execute(async (trx) => {
         const source = await readable(trx, actor.user, visorId);
-        if (!source) throw new HttpError(404, WORKSPACE_MESSAGES.visorNotFound);
+        if (!source) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
         const title = `${source.title} (copia)`.slice(0, 200);
-        return insertVisor(trx, actor.user, { title, emoji: source.emoji, color: source.color, secciones: JSON.parse(source.secciones) as Section[] }, null);
+        const secciones = JSON.parse(source.secciones) as Section[];
+        const inserted = await insertVisor(trx, actor.user, { title, emoji: source.emoji, color: source.color, secciones }, null);
+        return { row: inserted, workspace: await stateOf(trx, actor.user.id) };
       });
       await record(actor, 'visor_clone', { visor_id: row.id, source: visorId });
-      return row.id;
+      return { visor: toVisor(row), workspace };
     },
 
     async isOwner(user: UserRow, visorId: string): Promise<boolean> {

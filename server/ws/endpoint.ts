@@ -1,15 +1,15 @@
 // The shape both websockets share: Origin check at the upgrade, authentication by a first
 // {action:'auth', token} message (never the URL), ping/pong, and JSON error messages that
 // keep the socket open once it is authenticated.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { toPublicUser } from '../db/users.js';
 import type { UserRow } from '../db/schema.js';
 import { hashToken } from '../auth/tokens.js';
 import { AuthMessage, PingMessage, SOCKET_LIMITS, SocketCloseCode, type ControlEvent, type SocketErrorEvent } from '../../src/protocol/socket.js';
-import type { AppContext } from '../http/context.js';
-import { errorBody } from '../http/errors.js';
-import { MESSAGES } from '../http/auth.js';
+import { AUTH_MESSAGES } from '../auth/messages.js';
+import type { AppContext } from '../context.js';
+import { DomainError, ForbiddenError, INTERNAL_ERROR_MESSAGE } from '../errors.js';
 
 export interface SocketSession {
   socket: WebSocket;
@@ -52,9 +52,10 @@ function rawText(raw: RawData): string {
 }
 
 export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, path: string, handler: SocketHandler): void {
-  const checkOrigin = async (request: FastifyRequest, reply: FastifyReply) => {
+  // Refused before the upgrade, as an HTTP answer (403) by the app's error handler.
+  const checkOrigin = async (request: FastifyRequest) => {
     if (!isAllowedOrigin(request.headers.origin, request, ctx.config.allowedOrigins)) {
-      return reply.code(403).send(errorBody(`Origen no permitido: ${request.headers.origin}`));
+      throw new ForbiddenError(`Origen no permitido: ${request.headers.origin}`);
     }
   };
 
@@ -78,10 +79,7 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       socket.close(code, closeReason(message));
     };
 
-    const authTimer = setTimeout(
-      () => refuse('No se recibió la autenticación a tiempo', SocketCloseCode.authTimeout),
-      ctx.config.socketAuthTimeoutMs,
-    );
+    const authTimer = setTimeout(() => refuse('No se recibió la autenticación a tiempo', SocketCloseCode.authTimeout), ctx.config.socketAuthTimeoutMs);
 
     const handle = async (raw: RawData) => {
       if (closed) return;
@@ -104,7 +102,7 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
         if (!auth.success) return refuse("Primero envíe {action:'auth', token}", SocketCloseCode.unauthorized);
         const user = await ctx.auth.userOfToken(auth.data.token);
         if (closed) return;
-        if (!user) return refuse(MESSAGES.badToken, SocketCloseCode.unauthorized);
+        if (!user) return refuse(AUTH_MESSAGES.badToken, SocketCloseCode.unauthorized);
         clearTimeout(authTimer);
         tokenHash = hashToken(auth.data.token);
         session = { socket, user, send, strike };
@@ -156,8 +154,10 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       queue = queue
         .then(() => handle(raw))
         .catch((error: unknown) => {
+          // A domain's refusal is told as it is; the socket stays open. Anything else is a fault.
+          if (error instanceof DomainError) return sendEvent({ event: 'error', message: error.message });
           request.log.error({ err: error }, `socket ${path} message failed`);
-          sendEvent({ event: 'error', message: 'Error interno del servidor' });
+          sendEvent({ event: 'error', message: INTERNAL_ERROR_MESSAGE });
         });
     });
     socket.on('close', () => {

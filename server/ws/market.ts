@@ -17,7 +17,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SubscribeManyMessage, SubscribeMessage, type MarketData, type SymbolMessage } from '../../src/protocol/market.js';
-import type { AppContext } from '../http/context.js';
+import type { AppContext } from '../context.js';
 import type { Instrument } from '../market/catalogue.js';
 import type { MarketService, MarketSocketInfo } from '../market/service.js';
 import { registerSocketEndpoint, type SocketSession } from './endpoint.js';
@@ -162,7 +162,10 @@ function createFanout(market: MarketService) {
           hold(client, subscription.key, md);
           continue;
         }
-        json ??= watcher.md === md ? (watcher.message ??= messageJsonOf(subscription.instrument, md, watcher.mdJson)) : messageJsonOf(subscription.instrument, md, null);
+        json ??=
+          watcher.md === md
+            ? (watcher.message ??= messageJsonOf(subscription.instrument, md, watcher.mdJson))
+            : messageJsonOf(subscription.instrument, md, null);
         if (subscription.key === symbol) client.parts.push((fragment ??= `${subscription.keyJson}:${json}`));
         else client.parts.push(`${subscription.keyJson}:${json}`);
       }

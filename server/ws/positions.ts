@@ -8,8 +8,8 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from '../../src/protocol/zod.js';
 import { POSITIONS_CHANNEL_PREFIX, type PositionsPush, type PositionsSnapshot } from '../../src/protocol/broker.js';
-import type { AppContext } from '../http/context.js';
-import { BROKER_MESSAGES } from '../broker/service.js';
+import type { AppContext } from '../context.js';
+import { BROKER_MESSAGES } from '../broker/messages.js';
 import { registerSocketEndpoint, type SocketSession } from './endpoint.js';
 
 /** Snapshots larger than this (as JSON) are announced without data. */
@@ -24,12 +24,17 @@ const ChannelMessage = z.object({
   symbol: z
     .string()
     .max(200, 'El canal no puede superar 200 caracteres')
-    .refine((symbol) => symbol.startsWith(POSITIONS_CHANNEL_PREFIX) && symbol.length > POSITIONS_CHANNEL_PREFIX.length, `El canal debe ser ${POSITIONS_CHANNEL_PREFIX}{cuenta}`),
+    .refine(
+      (symbol) => symbol.startsWith(POSITIONS_CHANNEL_PREFIX) && symbol.length > POSITIONS_CHANNEL_PREFIX.length,
+      `El canal debe ser ${POSITIONS_CHANNEL_PREFIX}{cuenta}`,
+    ),
 });
 
 export function pushOf(snapshot: PositionsSnapshot): PositionsPush {
   const small = Buffer.byteLength(JSON.stringify(snapshot)) <= MAX_PUSHED_SNAPSHOT_BYTES;
-  return small ? { type: 'positions', data: snapshot, etag: snapshot.etag, as_of: snapshot.as_of } : { type: 'positions', etag: snapshot.etag, as_of: snapshot.as_of };
+  return small
+    ? { type: 'positions', data: snapshot, etag: snapshot.etag, as_of: snapshot.as_of }
+    : { type: 'positions', etag: snapshot.etag, as_of: snapshot.as_of };
 }
 
 export function registerPositionsSocket(app: FastifyInstance, ctx: AppContext): void {
@@ -78,7 +83,11 @@ export function registerPositionsSocket(app: FastifyInstance, ctx: AppContext): 
         const unsubscribe = await pending;
         if (typeof unsubscribe !== 'function') {
           mine.delete(symbol);
-          session.send({ event: 'error', message: unsubscribe === 'failed' ? BROKER_MESSAGES.subscribeFailed(account) : BROKER_MESSAGES.notWatched(account), symbol });
+          session.send({
+            event: 'error',
+            message: unsubscribe === 'failed' ? BROKER_MESSAGES.subscribeFailed(account) : BROKER_MESSAGES.notWatched(account),
+            symbol,
+          });
           return true;
         }
         // The socket closed while the subscription was being made: undo it.

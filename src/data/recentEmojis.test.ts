@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { VisoresDb } from './db';
+import { VisoresDb } from '../shared/db';
 import { MAX_RECENT_EMOJIS, readRecentEmojis, RECENT_EMOJIS_ID, selectRecentEmoji, withSelected, type RecentEmoji } from './recentEmojis';
 
 const emoji = (u: string, ...n: string[]): RecentEmoji => ({ u, n: n.length > 0 ? n : [`name-${u}`] });

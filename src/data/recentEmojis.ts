@@ -2,7 +2,7 @@
 // one serialized list in the record with id 0. Local to the browser, so tabs read and write
 // it directly; Dexie's change broadcast keeps every open picker in step.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { db as defaultDb, type VisoresDb } from './db';
+import { db as defaultDb, type VisoresDb } from '../shared/db';
 
 export const MAX_RECENT_EMOJIS = 24;
 export const RECENT_EMOJIS_ID = 0;

@@ -1,6 +1,7 @@
 // The signed-in session in this browser: the token in local storage, the token check that
 // guards every navigation, sign-in and sign-out.
-import type { CheckTokenResponse, LoginResponse, PublicUser } from '../protocol/auth';
+import { CheckTokenResponse, LoginResponse, LogoutResponse, type PublicUser } from '../protocol/auth';
+import type { WorkerSession } from '../workers/api';
 import { ApiError, apiRequest } from './api';
 
 const TOKEN_KEY = 'visores.token';
@@ -12,7 +13,7 @@ export function getToken(): string | null {
 }
 
 /** Token and user id of the session, for the data worker (null when signed out). */
-export function getSessionIdentity(): { token: string; userId: string } | null {
+export function getSessionIdentity(): WorkerSession | null {
   const token = getToken();
   const user = lastKnownUser();
   return token && user ? { token, userId: user._id } : null;
@@ -66,7 +67,7 @@ export function checkSession(): Promise<PublicUser | null> {
   const token = getToken();
   if (!token) return Promise.resolve(null);
   if (inflight?.token === token) return inflight.promise;
-  const promise = apiRequest<CheckTokenResponse>('/checkToken', { method: 'POST', body: { token } })
+  const promise = apiRequest('/checkToken', { method: 'POST', body: { token }, schema: CheckTokenResponse })
     .then((response) => {
       remember(token, response.user);
       return response.user;
@@ -85,7 +86,7 @@ export function checkSession(): Promise<PublicUser | null> {
 
 /** Signs in; throws ApiError with the server's message on refusal. */
 export async function signIn(username: string, password: string): Promise<PublicUser> {
-  const response = await apiRequest<LoginResponse>('/login', { method: 'POST', body: { username, password } });
+  const response = await apiRequest('/login', { method: 'POST', body: { username, password }, schema: LoginResponse });
   remember(response.token, response.user);
   return response.user;
 }
@@ -99,7 +100,7 @@ export async function signOut(logText: string): Promise<boolean> {
   const token = getToken();
   if (!token) return true;
   try {
-    const response = await apiRequest<{ status: string }>('/logout', { method: 'POST', body: { log: logText }, token });
+    const response = await apiRequest('/logout', { method: 'POST', body: { log: logText }, token, schema: LogoutResponse });
     if (response.status !== 'success') return false;
   } catch (error) {
     if (!(error instanceof ApiError && error.status === 401)) {

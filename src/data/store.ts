@@ -6,7 +6,10 @@ import { atomFamily } from 'jotai-family';
 import { parseYyyymmdd } from '../lib/calendar';
 import type { Quote } from '../lib/quote';
 import type { CachedPositions, MarketStatus, PositionsStatus, TabMessage } from '../workers/api';
-import type { QuoteRecord } from './db';
+
+/** The worker's states as the tab's screens read them (features do not import the worker). */
+export type { CachedPositions, MarketStatus, PositionsStatus };
+import type { QuoteRecord } from '../shared/db';
 
 export interface QuoteState {
   quote: Quote;

@@ -3,13 +3,14 @@
 // beats, follows the session's token, and carries the tab's symbol subscriptions. Ticks and
 // status arrive on a MessagePort of this tab and go into the Jotai store.
 import * as Comlink from 'comlink';
-import type { DataWorkerApi, TabMessage, TabReply, WorkerError } from '../workers/api';
-import { TAB_HEARTBEAT_MS } from '../workers/tabs';
-import { db } from './db';
-import { getSessionIdentity, onTokenChange } from './session';
-import { settings } from './settings';
+import { db } from '../shared/db';
+import type { PlainError } from '../shared/errors';
+import { settings } from '../shared/settings';
+import { TAB_HEARTBEAT_MS } from '../shared/tabLiveness';
+import type { DataWorkerApi, TabMessage, TabReply } from '../workers/api';
 import { createOffScreenTracker } from './offScreen';
 import { createPaintPacer } from './paintPacer';
+import { getSessionIdentity, onTokenChange } from './session';
 import { applyCachedQuotes, applyTabMessage, applyTicks, markNotLive } from './store';
 import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
 
@@ -46,7 +47,7 @@ function holdTabLock(name: string): Promise<boolean> {
   });
 }
 
-const isUnknownTab = (error: unknown) => (error as WorkerError | null)?.code === 'unknown_tab';
+const isUnknownTab = (error: unknown) => (error as PlainError | null)?.code === 'unknown_tab';
 
 const subscriptions = createTabSubscriptions({
   schedule: (task) => queueMicrotask(task),
@@ -80,9 +81,12 @@ const onRowView = new Map<Element, (inView: boolean) => void>();
 const offScreen = createOffScreenTracker({
   observe(element, onChange) {
     if (typeof IntersectionObserver !== 'function') return () => {};
-    rowObserver ??= new IntersectionObserver((entries) => {
-      for (const entry of entries) onRowView.get(entry.target)?.(entry.isIntersecting);
-    }, { rootMargin: '200px 0px' });
+    rowObserver ??= new IntersectionObserver(
+      (entries) => {
+        for (const entry of entries) onRowView.get(entry.target)?.(entry.isIntersecting);
+      },
+      { rootMargin: '200px 0px' },
+    );
     onRowView.set(element, onChange);
     rowObserver.observe(element);
     return () => {
@@ -152,6 +156,11 @@ export function startDataWorker(): Connection {
       if (!(await api.heartbeat(tabId))) await reRegister();
     });
   }, TAB_HEARTBEAT_MS);
+  // Back after a while (another device may have changed the workspace): the worker decides
+  // whether to check the tree's version (workers/syncRefresh.ts). Mounting screens reads nothing.
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void api.workspaceVisible().catch(() => {});
+  });
   window.addEventListener('pagehide', () => void api.unregisterTab(tabId));
   // Back from the back/forward cache: the worker let the tab go on pagehide.
   window.addEventListener('pageshow', (event) => {

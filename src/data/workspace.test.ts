@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Visor } from '../protocol/workspace';
-import { VisoresDb } from './db';
+import { VisoresDb } from '../shared/db';
 import { workspaceQueries } from './workspace';
 
 const visor = (id: string, owner: string, title: string): Visor => ({

@@ -3,7 +3,7 @@
 // (Dexie broadcasts each committed write), so a change in one tab shows in all of them.
 // Each hook answers undefined while loading and null when nothing is cached for the user.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { db as defaultDb, type FavouritesRecord, type FolderTreeRecord, type VisoresDb, type VisorRecord } from './db';
+import { db as defaultDb, type FavouritesRecord, type FolderTreeRecord, type VisoresDb, type VisorRecord } from '../shared/db';
 
 const byTitle = (a: VisorRecord, b: VisorRecord) => a.title.localeCompare(b.title, 'es', { sensitivity: 'base' });
 

@@ -1,4 +1,4 @@
-import { settings } from '../data/settings';
+import { settings } from '../shared/settings';
 
 export function Footer() {
   return (

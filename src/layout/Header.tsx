@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useCurrentUser } from '../features/auth/useCurrentUser';
 import { signOut } from '../data/session';
-import { paths } from '../routes/paths';
+import { paths } from '../lib/paths';
 import { Icon } from '../ui/Icon';
 import { SearchOverlay } from './SearchOverlay';
 import { appearanceStore, layoutOptionsAtom, settingsPanelOpenAtom, useAtom } from '../features/appearance/appearance';
@@ -59,23 +59,11 @@ export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
       <button type="button" className="icon-button" onClick={() => setSearchOpen(true)} aria-label="Buscar">
         <Icon name="search" />
       </button>
-      <button
-        type="button"
-        className="icon-button"
-        onClick={() => setSettingsOpen(!settingsOpen)}
-        aria-label="Apariencia"
-        aria-expanded={settingsOpen}
-      >
+      <button type="button" className="icon-button" onClick={() => setSettingsOpen(!settingsOpen)} aria-label="Apariencia" aria-expanded={settingsOpen}>
         <Icon name="palette" />
       </button>
       <div className="user-menu" ref={menuRef}>
-        <button
-          type="button"
-          className="user-menu__button"
-          aria-haspopup="menu"
-          aria-expanded={menuOpen}
-          onClick={() => setMenuOpen((open) => !open)}
-        >
+        <button type="button" className="user-menu__button" aria-haspopup="menu" aria-expanded={menuOpen} onClick={() => setMenuOpen((open) => !open)}>
           <img className="avatar" src="/avatar.svg" alt="" width="32" height="32" />
           <span className="user-menu__username">{user.username}</span>
         </button>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { paths } from '../routes/paths';
+import { paths } from '../lib/paths';
 import { Icon } from '../ui/Icon';
 
 /** The header's search overlay: Escape or the close button closes it; submitting goes to the search route. */
@@ -27,14 +27,7 @@ export function SearchOverlay({ onClose }: { onClose: () => void }) {
     <div className="search-overlay" role="search">
       <form onSubmit={submit} className="search-overlay__form">
         <Icon name="search" />
-        <input
-          ref={input}
-          type="search"
-          aria-label="Buscar"
-          placeholder="Search or hit ESC.."
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-        />
+        <input ref={input} type="search" aria-label="Buscar" placeholder="Search or hit ESC.." value={text} onChange={(event) => setText(event.target.value)} />
         <button type="button" className="icon-button" onClick={onClose} aria-label="Cerrar búsqueda">
           <Icon name="close" />
         </button>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { NavLink } from 'react-router-dom';
 import { useCurrentUser } from '../features/auth/useCurrentUser';
-import { paths } from '../routes/paths';
+import { paths } from '../lib/paths';
 import { Icon, type IconName } from '../ui/Icon';
 import { WorkspaceNav } from '../features/workspace/WorkspaceNav';
 
@@ -66,7 +66,9 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
                 onClick={() => setOpenGroups((open) => ({ ...open, [item.label]: !open[item.label] }))}
               >
                 <Icon name={item.icon} /> <span>{item.label}</span>
-                <span className="nav-main__caret" aria-hidden="true">›</span>
+                <span className="nav-main__caret" aria-hidden="true">
+                  ›
+                </span>
               </button>
               {openGroups[item.label] && (
                 <ul className="nav-main__submenu">

@@ -73,19 +73,7 @@ export function leafOfVisor(visor: Pick<Visor, 'visor_id' | 'title' | 'emoji' | 
 
 /** Appends `node` to the folder `parentId`, or to the root when it is null; null when there is no such folder. */
 export function appendNode(nodes: readonly TreeNode[], parentId: string | null, node: TreeNode): TreeNode[] | null {
-  if (parentId == null) return [...nodes, node];
-  let found = false;
-  const visit = (list: readonly TreeNode[]): TreeNode[] =>
-    list.map((item) => {
-      if (!isFolderNode(item)) return item;
-      if (item.folder_id === parentId) {
-        found = true;
-        return { ...item, sub: [...item.sub, node] };
-      }
-      return { ...item, sub: visit(item.sub) };
-    });
-  const next = visit(nodes);
-  return found ? next : null;
+  return insertNode(nodes, parentId, Number.MAX_SAFE_INTEGER, node);
 }
 
 /** Favourite folders, each with its whole subtree; folders inside a favourite are not repeated. */

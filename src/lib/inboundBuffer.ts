@@ -4,6 +4,7 @@
 // is taken in (back-pressure, not loss). Updates of one symbol may wait as one entry (the
 // newer folded into the older, latest state winning); a message that answers a request
 // (it carries a requestId) or a control event is never folded into anything.
+import { isRecord } from './isRecord';
 import { foldPayloadsInto, type SymbolPayload } from './quote';
 
 export type InboundMessage = Record<string, unknown>;
@@ -34,10 +35,6 @@ export interface InboundBuffer {
   drain(): void;
   /** Forgets everything waiting (the socket that sent it is gone for good). */
   clear(): void;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value != null && !Array.isArray(value);
 }
 
 export function createInboundBuffer(options: InboundBufferOptions): InboundBuffer {

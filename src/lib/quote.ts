@@ -4,6 +4,7 @@
 // message is a full refresh of the entries it carries).
 import type { MarketData } from '../protocol/market';
 import { parseYyyymmdd } from './calendar';
+import { isRecord } from './isRecord';
 
 /** One symbol's part of a socket message, as received. */
 export type SymbolPayload = Record<string, unknown>;
@@ -24,10 +25,6 @@ function withoutIgnored(target: Record<string, unknown>, source: Record<string, 
     const value = source[key];
     if (value !== IGNORED_VALUE) target[key] = value;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value != null && !Array.isArray(value);
 }
 
 /**

@@ -2,7 +2,7 @@
 // worker can apply one again to a tree another tab or device saved in between (a 412 on
 // save): it still makes sense when the folders it names are still there.
 import type { TreeNode } from '../protocol/workspace';
-import { findFolder, insertNode, moveNode, removeNode, updateFolder, withFavourite, type NodeRef } from './folderTree';
+import { appendNode, findFolder, moveNode, removeNode, updateFolder, withFavourite, type NodeRef } from './folderTree';
 
 export type TreeChange =
   /** Spec: add at the root or under a chosen parent; the worker gives the folder its id. */
@@ -38,7 +38,7 @@ export function applyTreeChange(nodes: readonly TreeNode[], change: TreeChange):
       // Applied again after a conflict, the folder may be there already (a save that did land).
       if (findFolder(nodes, change.folder_id) != null) return { ok: false, reason: 'invalid', message: TREE_CHANGE_MESSAGES.duplicateFolder };
       const folder = { folder_id: change.folder_id, name: change.name, emoji: change.emoji, sub: [] };
-      return done(insertNode(nodes, change.parentId, Number.MAX_SAFE_INTEGER, folder), TREE_CHANGE_MESSAGES.targetGone);
+      return done(appendNode(nodes, change.parentId, folder), TREE_CHANGE_MESSAGES.targetGone);
     }
     case 'editFolder':
       return done(

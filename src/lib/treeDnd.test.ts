@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TreeNode } from '../protocol/workspace';
 import { moveNode } from './folderTree';
-import { flattenTree, projectDrop, withoutDescendants } from './treeDnd';
+import { dropAction, FAV_ZONE, favouriteRowId, flattenTree, GENERAL_ZONE, generalRowId, nodesByRowId, projectDrop, withoutDescendants } from './treeDnd';
 
 const visor = (id: string) => ({ visor_id: id, name: id, emoji: '', color: 'red', to: `visor/${id}/edit` });
 const folder = (id: string, sub: TreeNode[]) => ({ folder_id: id, name: id, emoji: '', sub });
@@ -55,5 +55,54 @@ describe('projectDrop', () => {
     const moved = moveNode(tree, { kind: 'visor', id: 'v1' }, projection.parentId, projection.index);
     expect(moved.ok && moved.nodes.map((node) => ('folder_id' in node ? `${node.folder_id}:${node.sub.length}` : node.visor_id))).toEqual(['A:2', 'C:1']);
     expect(moveNode(tree, { kind: 'folder', id: 'A' }, 'B', 0)).toEqual({ ok: false, reason: 'into_itself' });
+  });
+});
+
+describe('row ids', () => {
+  it('index every node by its row id, nested ones too', () => {
+    const byId = nodesByRowId(tree);
+    expect([...byId.keys()]).toEqual(['f:A', 'v:a1', 'f:B', 'v:b1', 'v:v1', 'f:C']);
+    expect(byId.get('v:b1')).toEqual(visor('b1'));
+  });
+  it('put a favourite row behind a prefix and take it off again', () => {
+    expect(favouriteRowId('f:A')).toBe('fav:f:A');
+    expect(generalRowId('fav:f:A')).toBe('f:A');
+    expect(generalRowId('v:v1')).toBe('v:v1');
+  });
+});
+
+describe('dropAction', () => {
+  const rows = flattenTree(tree, allOpen);
+  it('does nothing when dropped over nothing', () => {
+    expect(dropAction(rows, 'v:v1', null, 0, 16)).toBeNull();
+    expect(dropAction(rows, 'fav:v:v1', null, 0, 16)).toBeNull();
+  });
+  it('makes a general row a favourite when dropped on Favoritos or one of its rows', () => {
+    expect(dropAction(rows, 'f:B', FAV_ZONE, 0, 16)).toEqual({ kind: 'favourite', rowId: 'f:B', fav: true });
+    expect(dropAction(rows, 'v:v1', 'fav:f:C', 0, 16)).toEqual({ kind: 'favourite', rowId: 'v:v1', fav: true });
+  });
+  it('takes a favourite out of Favoritos when dropped on the general tree or one of its rows', () => {
+    expect(dropAction(rows, 'fav:f:B', GENERAL_ZONE, 0, 16)).toEqual({ kind: 'favourite', rowId: 'f:B', fav: false });
+    expect(dropAction(rows, 'fav:v:a1', 'v:v1', 0, 16)).toEqual({ kind: 'favourite', rowId: 'v:a1', fav: false });
+  });
+  it('leaves a favourite dropped inside Favoritos where it is', () => {
+    expect(dropAction(rows, 'fav:v:a1', FAV_ZONE, 0, 16)).toBeNull();
+    expect(dropAction(rows, 'fav:v:a1', 'fav:f:C', 0, 16)).toBeNull();
+  });
+  it('moves a general row where projectDrop puts it', () => {
+    expect(dropAction(rows, 'v:v1', 'f:C', 16, 16)).toEqual({ kind: 'move', node: { kind: 'visor', id: 'v1' }, parentId: 'C', index: 0 });
+    expect(dropAction(rows, 'v:v1', 'f:A', 0, 16)).toEqual({ kind: 'move', node: { kind: 'visor', id: 'v1' }, parentId: null, index: 0 });
+  });
+  it('asks for no move when the row would land where it is', () => {
+    expect(dropAction(rows, 'v:v1', 'v:v1', 0, 16)).toBeNull();
+    // b1 dragged a little sideways, less than half an indent: still inside B.
+    expect(dropAction(rows, 'v:b1', 'v:b1', 5, 16)).toBeNull();
+  });
+  it('does nothing over the general tree’s area with no row under the pointer', () => {
+    expect(dropAction(rows, 'v:v1', GENERAL_ZONE, 0, 16)).toBeNull();
+  });
+  it('moves a folder with what it holds: its descendants are left out of the rows', () => {
+    const dragged = withoutDescendants(rows, 'f:A');
+    expect(dropAction(dragged, 'f:A', 'f:C', 0, 16)).toEqual({ kind: 'move', node: { kind: 'folder', id: 'A' }, parentId: null, index: 2 });
   });
 });

@@ -1,8 +1,15 @@
-// Drag and drop in the sidebar's tree (issue 6), as pure functions: the visible tree flattened
+// Drag and drop in the sidebar's trees (issue 6), as pure functions: the visible tree flattened
 // to rows with a depth, the depth and parent a dragged row would land at (from where it is over
-// and how far it was dragged sideways), and the move that results — a folder never into itself.
+// and how far it was dragged sideways), and what a drop asks for — a move in the general tree
+// (a folder never into itself), or a row becoming a favourite or stopping being one.
 import { isFolderNode, type TreeNode } from '../protocol/workspace';
 import type { NodeRef } from './folderTree';
+
+/** The drop areas of the two trees: Favoritos, and the general tree (Espacio de trabajo). */
+export const FAV_ZONE = 'zone:favoritos';
+export const GENERAL_ZONE = 'zone:general';
+/** A favourite's row has the id of its general row behind this prefix: 'fav:f:<folder_id>', 'fav:v:<visor_id>'. */
+const FAV_PREFIX = 'fav:';
 
 export interface FlatRow {
   /** 'f:<folder_id>' or 'v:<visor_id>'. */
@@ -14,8 +21,26 @@ export interface FlatRow {
   isFolder: boolean;
 }
 
+export const folderRowId = (folderId: string): string => `f:${folderId}`;
+export const visorRowId = (visorId: string): string => `v:${visorId}`;
+
 export function rowId(node: TreeNode): string {
-  return isFolderNode(node) ? `f:${node.folder_id}` : `v:${node.visor_id}`;
+  return isFolderNode(node) ? folderRowId(node.folder_id) : visorRowId(node.visor_id);
+}
+
+/** The id of a row in Favoritos, from its general row id. */
+export const favouriteRowId = (id: string): string => `${FAV_PREFIX}${id}`;
+export const isFavouriteRow = (id: string): boolean => id.startsWith(FAV_PREFIX);
+/** The general row id behind any row id: 'fav:f:A' → 'f:A', 'f:A' → 'f:A'. */
+export const generalRowId = (id: string): string => (isFavouriteRow(id) ? id.slice(FAV_PREFIX.length) : id);
+
+/** Every node of the tree by its row id ('f:…' / 'v:…'). */
+export function nodesByRowId(nodes: readonly TreeNode[], into = new Map<string, TreeNode>()): Map<string, TreeNode> {
+  for (const node of nodes) {
+    into.set(rowId(node), node);
+    if (isFolderNode(node)) nodesByRowId(node.sub, into);
+  }
+  return into;
 }
 
 /** The rows a person sees: folders' children only when the folder is open. */
@@ -82,4 +107,27 @@ export function projectDrop(rows: readonly FlatRow[], activeId: string, overId: 
   }
   const index = moved.slice(0, to).filter((row) => row.parentId === parentId && row.depth === depth).length;
   return { depth, parentId, index };
+}
+
+/** What a drop asks for: a move inside the general tree, or a node (by general row id) set as favourite or not. */
+export type DropAction = { kind: 'move'; node: NodeRef; parentId: string | null; index: number } | { kind: 'favourite'; rowId: string; fav: boolean };
+
+/**
+ * What dropping the dragged row `activeId` over `overId` asks for, or null for nothing: a
+ * favourite dropped on the general tree (its area or a row) stops being one; a general row
+ * dropped on Favoritos (its area or a row) becomes one; a general row dropped on a general row
+ * moves where projectDrop puts it, unless that is where it already is. `rows` are the general
+ * tree's rows without the dragged folder's descendants.
+ */
+export function dropAction(rows: readonly FlatRow[], activeId: string, overId: string | null, offsetX: number, indent: number): DropAction | null {
+  if (!overId) return null;
+  const overGeneralRow = rows.some((row) => row.id === overId);
+  if (isFavouriteRow(activeId)) return overId === GENERAL_ZONE || overGeneralRow ? { kind: 'favourite', rowId: generalRowId(activeId), fav: false } : null;
+  if (overId === FAV_ZONE || isFavouriteRow(overId)) return { kind: 'favourite', rowId: activeId, fav: true };
+  const active = rows.find((row) => row.id === activeId);
+  const projection = overGeneralRow ? projectDrop(rows, activeId, overId, offsetX, indent) : null;
+  if (!active || !projection) return null;
+  const siblings = rows.filter((row) => row.parentId === active.parentId && row.depth === active.depth);
+  const unchanged = projection.parentId === active.parentId && projection.index === siblings.findIndex((row) => row.id === activeId);
+  return unchanged ? null : { kind: 'move', node: active.ref, parentId: projection.parentId, index: projection.index };
 }

@@ -1,6 +1,7 @@
 // Profile and admin shapes (issue 3).
 import { z } from './zod';
 import { NewUser, PublicUser, Role } from './auth';
+import { OkResponse, SuccessResponse, successData } from './response';
 
 const Name = (label: string) => z.string().trim().max(200, `${label} no puede superar 200 caracteres`);
 const Password = NewUser.shape.password;
@@ -48,12 +49,44 @@ export const LogQuery = z.strictObject({
   limit: z.coerce.number().int().min(1, 'limit debe ser al menos 1').max(200, 'limit no puede superar 200').default(50),
 });
 
-export interface OperatorLogItem {
-  id: string;
-  at: string;
-  user_id: string | null;
-  username: string | null;
-  action: string;
-  detail: Record<string, unknown> | null;
-  ip: string | null;
-}
+export const OperatorLogItem = z.strictObject({
+  id: z.string(),
+  /** ISO date-time. */
+  at: z.string(),
+  user_id: z.string().nullable(),
+  username: z.string().nullable(),
+  action: z.string(),
+  detail: z.record(z.string(), z.unknown()).nullable(),
+  ip: z.string().nullable(),
+});
+export type OperatorLogItem = z.infer<typeof OperatorLogItem>;
+
+// ------------------------------------------------------------------------ answers
+
+/** GET and PUT /profile: the signed-in user. */
+export const ProfileResponse = successData(PublicUser);
+export type ProfileResponse = z.infer<typeof ProfileResponse>;
+
+/** PUT /profile/password. */
+export const ChangePasswordResponse = SuccessResponse;
+export type ChangePasswordResponse = z.infer<typeof ChangePasswordResponse>;
+
+/** GET /admin/users. */
+export const AdminUsersResponse = successData(z.array(AdminUser));
+export type AdminUsersResponse = z.infer<typeof AdminUsersResponse>;
+
+/** POST /admin/users (201) and PUT /admin/users/{id}: the user as it is now. */
+export const AdminUserResponse = successData(AdminUser);
+export type AdminUserResponse = z.infer<typeof AdminUserResponse>;
+
+/** DELETE /admin/users/{id}. */
+export const DeleteUserResponse = OkResponse;
+export type DeleteUserResponse = z.infer<typeof DeleteUserResponse>;
+
+/** GET /admin/logs: newest first; `next_cursor` asks for the next page, null on the last. */
+export const AdminLogsResponse = z.strictObject({
+  status: z.literal('success'),
+  data: z.array(OperatorLogItem),
+  next_cursor: z.string().nullable(),
+});
+export type AdminLogsResponse = z.infer<typeof AdminLogsResponse>;

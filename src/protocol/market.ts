@@ -1,34 +1,37 @@
 // Market data as the Primary API writes it (reference/primary-api.md), shared by the feeds,
 // the market socket and the client.
 import { z } from './zod';
+import { successData } from './response';
 
-export interface PriceSize {
-  price: number;
-  size: number;
-}
+export const PriceSize = z.strictObject({ price: z.number(), size: z.number() });
+export type PriceSize = z.infer<typeof PriceSize>;
+
+/** A price with its size and epoch-ms date when the exchange gives them (CL, SE). */
+const PricedEntry = z.strictObject({ price: z.number(), size: z.number().optional(), date: z.number().optional() });
 
 /** Entry codes of Primary market data; every field optional, each message a full refresh of its entries. */
-export interface MarketData {
+export const MarketData = z.strictObject({
   /** Bids, best first. */
-  BI?: PriceSize[];
+  BI: z.array(PriceSize).optional(),
   /** Offers, best first. */
-  OF?: PriceSize[];
+  OF: z.array(PriceSize).optional(),
   /** Last trade. */
-  LA?: { price: number; size: number; date: number } | null;
-  OP?: number | null;
-  HI?: number | null;
-  LO?: number | null;
+  LA: z.strictObject({ price: z.number(), size: z.number(), date: z.number() }).nullable().optional(),
+  OP: z.number().nullable().optional(),
+  HI: z.number().nullable().optional(),
+  LO: z.number().nullable().optional(),
   /** Previous close. */
-  CL?: { price: number; size?: number; date?: number } | null;
+  CL: PricedEntry.nullable().optional(),
   /** Settlement. */
-  SE?: { price: number; size?: number; date?: number } | null;
+  SE: PricedEntry.nullable().optional(),
   /** Traded volume. */
-  TV?: number | null;
+  TV: z.number().nullable().optional(),
   /** Open interest. */
-  OI?: { size: number; date?: number } | null;
+  OI: z.strictObject({ size: z.number(), date: z.number().optional() }).nullable().optional(),
   /** Index value. */
-  IV?: number | null;
-}
+  IV: z.number().nullable().optional(),
+});
+export type MarketData = z.infer<typeof MarketData>;
 
 export const MARKET_DATA_ENTRIES = ['BI', 'OF', 'LA', 'OP', 'HI', 'LO', 'CL', 'SE', 'TV', 'OI', 'IV'] as const;
 export type MarketDataEntry = (typeof MARKET_DATA_ENTRIES)[number];
@@ -38,7 +41,7 @@ export interface InstrumentId {
   symbol: string;
 }
 
-/** One update from a feed: the full state of the entries it carries. */
+/** One update from a feed: the full state of the entries it carries (server side only). */
 export interface MarketUpdate {
   instrumentId: InstrumentId;
   marketData: MarketData;
@@ -47,11 +50,20 @@ export interface MarketUpdate {
 }
 
 /** What the market socket sends for a symbol (issue 4). */
-export interface SymbolMessage {
-  md: MarketData;
+export const SymbolMessage = z.strictObject({
+  md: MarketData,
   /** YYYYMMDD, for instruments that expire. */
-  expiration?: string;
-}
+  expiration: z.string().optional(),
+});
+export type SymbolMessage = z.infer<typeof SymbolMessage>;
+
+/**
+ * A data frame of /ws/market: each symbol as the socket wrote it, with its state. The answer
+ * to a subscribe also carries the subscribe's `requestId` back; updates never do. Data
+ * frames never carry an `event` key (control events do, see socket.ts).
+ */
+export const MarketDataMessage = z.object({ requestId: z.string().optional() }).catchall(SymbolMessage);
+export type MarketDataMessage = z.infer<typeof MarketDataMessage>;
 
 const MarketSymbol = z.string().trim().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres');
 
@@ -108,5 +120,148 @@ export const HistoryRequest = z.strictObject({
 });
 
 export const FeedRateRequest = z.strictObject({
-  rate: z.number({ error: 'rate debe ser un número' }).int('rate debe ser un número entero').min(0, 'rate no puede ser negativo').max(100_000, 'rate no puede superar 100000'),
+  rate: z
+    .number({ error: 'rate debe ser un número' })
+    .int('rate debe ser un número entero')
+    .min(0, 'rate no puede ser negativo')
+    .max(100_000, 'rate no puede superar 100000'),
 });
+
+// ------------------------------------------------------------------------ answers
+
+/** POST /search_symbols_formula: the symbols a formula names, and which the catalogue lacks. */
+export const FormulaSymbolsResponse = successData(
+  z.strictObject({
+    symbols: z.array(z.string()),
+    /** Always true: a formula that does not parse is answered 400. */
+    parses: z.literal(true),
+    hasOperators: z.boolean(),
+    /** Symbols the catalogue does not know (listed, not refused). */
+    unknown: z.array(z.string()),
+  }),
+);
+export type FormulaSymbolsResponse = z.infer<typeof FormulaSymbolsResponse>;
+
+/** POST /get_expiration_contract: YYYYMMDD, outside `data`. */
+export const ExpirationResponse = z.strictObject({ status: z.literal('success'), expiration: z.string() });
+export type ExpirationResponse = z.infer<typeof ExpirationResponse>;
+
+const candleFields = { open: z.number(), high: z.number(), low: z.number(), close: z.number(), volume: z.number() };
+
+/** A minute candle: `time` in epoch seconds of the minute, as charting libraries take it. */
+export const IntradayCandle = z.strictObject({ time: z.number(), ...candleFields });
+export type IntradayCandle = z.infer<typeof IntradayCandle>;
+
+/** A daily candle: `time` is the session day, YYYY-MM-DD. */
+export const DailyCandle = z.strictObject({ time: z.string(), ...candleFields });
+export type DailyCandle = z.infer<typeof DailyCandle>;
+
+/** POST /get_intradia: one session day's minute candles, oldest first (none on weekends and future days). */
+export const IntradayResponse = successData(z.array(IntradayCandle));
+export type IntradayResponse = z.infer<typeof IntradayResponse>;
+
+/** POST /visores/search/symbol/history: daily candles, oldest first. */
+export const HistoryResponse = successData(z.array(DailyCandle));
+export type HistoryResponse = z.infer<typeof HistoryResponse>;
+
+/** The Primary API's instrument record (reference/primary-api.md). */
+export const PrimaryInstrument = z.strictObject({
+  instrumentId: z.strictObject({ marketId: z.literal('ROFX'), symbol: z.string() }),
+  cficode: z.string(),
+  segment: z.strictObject({ marketSegmentId: z.string(), marketId: z.literal('ROFX') }),
+  securityDescription: z.string(),
+  currency: z.enum(['ARS', 'USD']),
+  minPriceIncrement: z.number(),
+  contractMultiplier: z.number(),
+  instrumentPricePrecision: z.number(),
+  /** YYYYMMDD, for instruments that expire. */
+  maturityDate: z.string().optional(),
+});
+export type PrimaryInstrument = z.infer<typeof PrimaryInstrument>;
+
+/** GET /visores/primary/instruments: the whole catalogue, under `instruments` (not `data`). */
+export const InstrumentsResponse = z.strictObject({ status: z.literal('success'), instruments: z.array(PrimaryInstrument) });
+export type InstrumentsResponse = z.infer<typeof InstrumentsResponse>;
+
+// ------------------------------------------------------------------ admin: feeds
+
+/** The market's feeds (server/market/feeds.ts writes the same list as FEED_NAMES). */
+export const FeedName = z.enum(['rofex', 'tv']);
+export type FeedName = z.infer<typeof FeedName>;
+
+/** A feed as the admin sees it: where it runs, and its clients and symbols in every process. */
+export const FeedAdminStatus = z.strictObject({
+  name: FeedName,
+  source: z.enum(['simulator', 'primary']),
+  state: z.enum(['running', 'stopped']),
+  /** Configured pace, ticks per second (0 for the exchange). */
+  rate: z.number(),
+  /** Updates published per second, averaged over the last minute. */
+  ticksPerSecond: z.number(),
+  instruments: z.number(),
+  lastError: z.string().nullable(),
+  /** The process that runs the feed (holds its lock); null while none does. */
+  process: z.string().nullable(),
+  /** Market sockets watching at least one of its instruments, in every process. */
+  clients: z.number(),
+  /** Its symbols with a subscriber in some process. */
+  subscribedSymbols: z.number(),
+});
+export type FeedAdminStatus = z.infer<typeof FeedAdminStatus>;
+
+/** GET /admin/feeds. */
+export const FeedsResponse = z.strictObject({
+  status: z.literal('success'),
+  /** The process that answered. */
+  self: z.string(),
+  data: z.array(FeedAdminStatus),
+  /** Fan-out counters since each process started, summed. */
+  stats: z.strictObject({ published: z.number(), coalesced: z.number(), messagesSent: z.number() }),
+  /** Every process that answered, with its market sockets and the feeds it runs. */
+  processes: z.array(z.strictObject({ process: z.string(), sockets: z.number(), feeds: z.array(FeedName) })),
+});
+export type FeedsResponse = z.infer<typeof FeedsResponse>;
+
+/** POST /admin/feeds/{name}/start|stop and PUT /admin/feeds/{name}: the feed as it is then. */
+export const FeedResponse = successData(FeedAdminStatus);
+export type FeedResponse = z.infer<typeof FeedResponse>;
+
+/** An open market socket, as GET /admin/market/sockets lists it. */
+export const MarketSocketAdminInfo = z.strictObject({
+  process: z.string(),
+  user: z.strictObject({ id: z.string(), username: z.string() }),
+  /** Epoch ms when it authenticated. */
+  openedAt: z.number(),
+  /** Symbols as the socket wrote them, sorted. */
+  symbols: z.array(z.string()),
+});
+export type MarketSocketAdminInfo = z.infer<typeof MarketSocketAdminInfo>;
+
+/** GET /admin/market/sockets: the open market sockets of every process. */
+export const MarketSocketsResponse = successData(z.array(MarketSocketAdminInfo));
+export type MarketSocketsResponse = z.infer<typeof MarketSocketsResponse>;
+
+// ------------------------------------------------------------------------ search
+
+/** Instrument kinds of the catalogue (server/market/catalogue.ts); 'other': a CFI code Visores does not classify. */
+export const INSTRUMENT_KINDS = ['future', 'option', 'spread', 'stock', 'bond', 'index', 'spot', 'other'] as const;
+export const InstrumentKind = z.enum(INSTRUMENT_KINDS);
+export type InstrumentKind = z.infer<typeof InstrumentKind>;
+
+/** One instrument found by POST /visores/search (built in server/http/market.ts from the catalogue's searchInstruments). */
+export const SearchHit = z.strictObject({
+  /** As the exchange writes it: `DLR/DIC26`, `MERV - XMEV - GGAL - 24hs`. */
+  symbol: z.string(),
+  description: z.string(),
+  kind: InstrumentKind,
+  currency: z.enum(['ARS', 'USD']),
+  /** YYYYMMDD, for instruments that expire. */
+  maturityDate: z.string().nullable(),
+  /** Other ways to write the symbol: `ROFEX:DLR/DIC26`, `BYMA:AL30`. */
+  aliases: z.array(z.string()),
+});
+export type SearchHit = z.infer<typeof SearchHit>;
+
+/** POST /visores/search: the best matches first. */
+export const SearchResponse = successData(z.array(SearchHit));
+export type SearchResponse = z.infer<typeof SearchResponse>;

@@ -1,6 +1,7 @@
 // Control messages shared by both websockets (/ws/market and /ws/positions).
 // Data messages (keyed by symbol) are defined with the feeds that produce them.
 import { z } from './zod';
+import { PublicUser } from './auth';
 
 /** Largest message a client may send, in bytes (reference/browser-notes.md). */
 export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
@@ -16,13 +17,46 @@ export const SocketCloseCode = {
 export const AuthMessage = z.object({ action: z.literal('auth'), token: z.string().min(1).max(512) });
 export const PingMessage = z.object({ action: z.literal('ping'), requestId: z.string().max(100).optional() });
 
+/** The user as the `authenticated` event names it (no names, unlike PublicUser). */
+export const SocketUser = PublicUser.pick({ _id: true, username: true, role: true });
+export type SocketUser = z.infer<typeof SocketUser>;
+
+const requestId = z.string().optional();
+
+/** The answer to the auth message. */
+export const AuthenticatedEvent = z.strictObject({ event: z.literal('authenticated'), user: SocketUser });
+export type AuthenticatedEvent = z.infer<typeof AuthenticatedEvent>;
+
+/** The answer to a ping: `time` is the server's clock, epoch ms. */
+export const PongEvent = z.strictObject({ event: z.literal('pong'), time: z.number(), requestId });
+export type PongEvent = z.infer<typeof PongEvent>;
+
+/** A refused message, a broken limit, or (before auth) the reason the socket closes. */
+export const SocketErrorEvent = z.strictObject({
+  event: z.literal('error'),
+  message: z.string(),
+  requestId,
+  /** The symbol or channel the error is about. */
+  symbol: z.string().optional(),
+  /** The symbols of a batch the error is about. */
+  symbols: z.array(z.string()).optional(),
+});
+/** The error a socket gets when it breaks a limit (each one a strike). */
+export type SocketErrorEvent = z.infer<typeof SocketErrorEvent>;
+
+export const UnsubscribedEvent = z.union([
+  z.strictObject({ event: z.literal('unsubscribed'), symbol: z.string(), requestId }),
+  z.strictObject({ event: z.literal('unsubscribed'), symbols: z.array(z.string()), requestId }),
+]);
+export type UnsubscribedEvent = z.infer<typeof UnsubscribedEvent>;
+
+/** /ws/positions: a channel's pushes flow. */
+export const SubscribedEvent = z.strictObject({ event: z.literal('subscribed'), symbol: z.string() });
+export type SubscribedEvent = z.infer<typeof SubscribedEvent>;
+
 /** Server → client control events. Data messages never carry an `event` key. */
-export type ControlEvent =
-  | { event: 'authenticated'; user: { _id: string; username: string; role: string } }
-  | { event: 'pong'; time: number; requestId?: string }
-  | { event: 'error'; message: string; requestId?: string; symbol?: string; symbols?: string[] }
-  | { event: 'unsubscribed'; symbol: string; requestId?: string }
-  | { event: 'unsubscribed'; symbols: string[]; requestId?: string };
+export const ControlEvent = z.union([AuthenticatedEvent, PongEvent, SocketErrorEvent, UnsubscribedEvent, SubscribedEvent]);
+export type ControlEvent = z.infer<typeof ControlEvent>;
 
 /** Limits per socket: message size, message rate, and how much abuse closes it. */
 export const SOCKET_LIMITS = {
@@ -40,6 +74,3 @@ export const SOCKET_LIMITS = {
    */
   maxUnsentBytes: 4 * 1024 * 1024,
 } as const;
-
-/** The error a socket gets when it breaks a limit (each one a strike). */
-export type SocketErrorEvent = Extract<ControlEvent, { event: 'error' }>;

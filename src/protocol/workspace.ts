@@ -1,6 +1,7 @@
 // Wire shapes of the workspace: visores, their sections, and each user's folder tree
 // (spec section 3). The server validates bodies with these; the client takes its types.
 import { z } from './zod';
+import { OkResponse, successData } from './response';
 
 export const DEFAULT_VISOR_COLOR = 'hsl(270 100% 50% / 0.8)';
 export const TITLE_REQUIRED = 'El título no puede estar vacío';
@@ -22,44 +23,13 @@ export const Emoji = text('El emoji', 32);
 export const Color = text('El color', 100).trim().min(1, 'El color no puede estar vacío');
 
 /** Folder ids: random letters and digits (spec section 3). */
-export const FolderId = z
-  .string()
-  .regex(/^[A-Za-z0-9]{1,64}$/, 'folder_id debe tener solo letras y dígitos (hasta 64)');
+export const FolderId = z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'folder_id debe tener solo letras y dígitos (hasta 64)');
 export const VisorId = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'visor_id inválido');
 
 // ---------------------------------------------------------------------------- the tree
 
-export interface VisorNode {
-  visor_id: string;
-  name: string;
-  emoji: string;
-  color: string;
-  fav?: boolean;
-  to: string;
-}
-
-export interface FolderNode {
-  folder_id: string;
-  name: string;
-  emoji: string;
-  icon?: string;
-  fav?: boolean;
-  sub: TreeNode[];
-  heading?: boolean;
-  to?: string;
-  over?: boolean;
-  subActivePaths?: string | string[];
-}
-
-export type TreeNode = FolderNode | VisorNode;
-
-export function visorLink(visorId: string): string {
-  return `visor/${visorId}/edit`;
-}
-
-export function isFolderNode(node: TreeNode): node is FolderNode {
-  return 'folder_id' in node;
-}
+// The schemas are the one definition of the nodes; the types are inferred from them. A
+// folder's `sub` is a getter so the schema can name TreeNodeSchema before it exists.
 
 export const VisorNodeSchema = z.strictObject({
   visor_id: VisorId,
@@ -69,14 +39,15 @@ export const VisorNodeSchema = z.strictObject({
   fav: z.boolean().optional(),
   to: text('to'),
 });
+export type VisorNode = z.infer<typeof VisorNodeSchema>;
 
-export const FolderNodeSchema: z.ZodType<FolderNode> = z.strictObject({
+export const FolderNodeSchema = z.strictObject({
   folder_id: FolderId,
   name: Title,
   emoji: Emoji,
   icon: text('icon').optional(),
   fav: z.boolean().optional(),
-  get sub() {
+  get sub(): z.ZodArray<typeof TreeNodeSchema> {
     return z.array(TreeNodeSchema).max(TREE_LIMITS.maxNodes);
   },
   heading: z.boolean().optional(),
@@ -84,21 +55,38 @@ export const FolderNodeSchema: z.ZodType<FolderNode> = z.strictObject({
   over: z.boolean().optional(),
   subActivePaths: z.union([text('subActivePaths'), z.array(text('subActivePaths')).max(50)]).optional(),
 });
+export type FolderNode = z.infer<typeof FolderNodeSchema>;
 
-/** A node is a folder when it has folder_id, a visor leaf when it has visor_id. */
-export const TreeNodeSchema: z.ZodType<TreeNode> = z.lazy(() =>
-  z.union([FolderNodeSchema, VisorNodeSchema], {
-    error: 'Nodo desconocido: se esperaba una carpeta (folder_id, name, emoji, sub) o un visor (visor_id, name, emoji, color, to)',
-  }),
-);
+/**
+ * A node is a folder when it has folder_id, a visor leaf when it has visor_id. Depth, the
+ * count over the whole tree and repeated ids are checked by treeProblem (src/lib/folderTree.ts).
+ */
+export const TreeNodeSchema = z.union([FolderNodeSchema, VisorNodeSchema], {
+  error: 'Nodo desconocido: se esperaba una carpeta (folder_id, name, emoji, sub) o un visor (visor_id, name, emoji, color, to)',
+});
+export type TreeNode = z.infer<typeof TreeNodeSchema>;
+
+export function visorLink(visorId: string): string {
+  return `visor/${visorId}/edit`;
+}
+
+export function isFolderNode(node: TreeNode): node is FolderNode {
+  return 'folder_id' in node;
+}
 
 export const FolderTree = z.array(TreeNodeSchema).max(TREE_LIMITS.maxNodes, `El árbol no puede superar ${TREE_LIMITS.maxNodes} nodos`);
+export type FolderTree = z.infer<typeof FolderTree>;
 
-export interface FolderTreeResponse {
-  status: 'success';
-  data: TreeNode[];
-  version: number;
-}
+/**
+ * GET /visores/{userId}/folders: the tree and its version (also the ETag). With
+ * `If-None-Match: "<version>"` naming the current version it answers 304 without a body.
+ */
+export const FolderTreeResponse = z.strictObject({
+  status: z.literal('success'),
+  data: FolderTree,
+  version: z.number(),
+});
+export type FolderTreeResponse = z.infer<typeof FolderTreeResponse>;
 
 // ------------------------------------------------------------------------- sections
 
@@ -188,18 +176,21 @@ export const Secciones = z.array(Section).max(MAX_SECTIONS, `Un visor no puede s
 
 // -------------------------------------------------------------------------- visores
 
-export interface Visor {
-  visor_id: string;
-  owner: string;
-  title: string;
-  emoji: string;
-  color: string;
-  fav: boolean;
-  public: boolean;
-  secciones: Section[];
-  created_at: string;
-  updated_at: string;
-}
+export const Visor = z.strictObject({
+  visor_id: z.string(),
+  /** The owner's user id. */
+  owner: z.string(),
+  title: z.string(),
+  emoji: z.string(),
+  color: z.string(),
+  fav: z.boolean(),
+  public: z.boolean(),
+  secciones: z.array(Section),
+  /** ISO date-times. */
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type Visor = z.infer<typeof Visor>;
 
 export const NewVisorRequest = z.strictObject({
   title: Title,
@@ -225,8 +216,77 @@ export const CheckOptionRequest = z.strictObject({
   value: z.boolean({ error: 'value debe ser true o false' }),
 });
 
-export interface FavItem {
-  visor_id: string;
-  emoji: string;
-  title: string;
+/** A favourite visor as the favourites list names it. */
+export const FavItem = z.strictObject({
+  visor_id: z.string(),
+  emoji: z.string(),
+  title: z.string(),
+});
+export type FavItem = z.infer<typeof FavItem>;
+
+// ------------------------------------------------------------------------ answers
+
+/** The user's favourites: favourite visores by title, and favourite folders with their whole subtree. */
+export const Favourites = z.strictObject({ visores: z.array(FavItem), folders: z.array(FolderNodeSchema) });
+export type Favourites = z.infer<typeof Favourites>;
+
+/**
+ * What every write of the tree, a visor or a favourite answers beside its own fields, read
+ * in the write's transaction: the tree as the server stored it (leaves rewritten from the
+ * visores), its version, and the favourites. The client stores it as is, with no second read.
+ */
+export const WorkspaceState = z.strictObject({
+  tree: FolderTree,
+  version: z.number(),
+  favourites: Favourites,
+});
+export type WorkspaceState = z.infer<typeof WorkspaceState>;
+
+/** An answer's own fields, and the workspace after the write. */
+function withWorkspace<T extends z.ZodRawShape>(shape: T) {
+  return z.strictObject({ ...shape, workspace: WorkspaceState });
 }
+
+/** PUT /visores/{userId}/folders: the new version, the visores its dropped leaves deleted, and the workspace. */
+export const SaveTreeResponse = withWorkspace({
+  status: z.literal('success'),
+  version: z.number(),
+  deleted: z.array(z.string()),
+});
+export type SaveTreeResponse = z.infer<typeof SaveTreeResponse>;
+
+/** GET /visores/{userId}: the user's visores, the latest change first. */
+export const VisorListResponse = successData(z.array(Visor));
+export type VisorListResponse = z.infer<typeof VisorListResponse>;
+
+/** GET /visores/{id}/get, PUT …/update_secciones, PUT …/check_option: the visor as it is now. */
+export const VisorResponse = successData(Visor);
+export type VisorResponse = z.infer<typeof VisorResponse>;
+
+/** PUT /visores/{id}: the visor as it is now, and the workspace (its leaf rewritten). */
+export const UpdateVisorResponse = withWorkspace({ status: z.literal('success'), data: Visor });
+export type UpdateVisorResponse = z.infer<typeof UpdateVisorResponse>;
+
+/** POST /visores/{userId}/new and POST /visores/{userId}/{visorId}/clonar: the new visor (and its id), and the workspace. */
+export const NewVisorResponse = withWorkspace({ status: z.literal('success'), data: z.strictObject({ id_visor: z.string(), visor: Visor }) });
+export type NewVisorResponse = z.infer<typeof NewVisorResponse>;
+
+/** DELETE /visores/{id}: `ok`, and the workspace without the visor. */
+export const DeleteVisorResponse = withWorkspace(OkResponse.shape);
+export type DeleteVisorResponse = z.infer<typeof DeleteVisorResponse>;
+
+/** GET /visores/{userId}/{visorId}/fav. */
+export const FavResponse = successData(z.strictObject({ fav: z.boolean() }));
+export type FavResponse = z.infer<typeof FavResponse>;
+
+/** PUT /visores/{userId}/{visorId}/fav (a toggle): the new value, and the workspace. */
+export const ToggleFavResponse = withWorkspace({ status: z.literal('success'), data: z.strictObject({ fav: z.boolean() }) });
+export type ToggleFavResponse = z.infer<typeof ToggleFavResponse>;
+
+/** GET /visores/{userId}/getFavs: favourite visores, and favourite folders with their whole subtree. */
+export const FavsResponse = successData(Favourites);
+export type FavsResponse = z.infer<typeof FavsResponse>;
+
+/** POST /visores/{userId}/{visorId}/verify_owner_visor. */
+export const OwnerResponse = successData(z.strictObject({ owner: z.boolean() }));
+export type OwnerResponse = z.infer<typeof OwnerResponse>;

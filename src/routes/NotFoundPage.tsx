@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router-dom';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 
 export function NotFoundPage() {
   const { pathname } = useLocation();

@@ -1,15 +1,11 @@
 import { isRouteErrorResponse, Link, useRouteError } from 'react-router-dom';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 
 /** Shown when a screen fails to load or render, instead of a blank page. */
 export function RouteErrorPage() {
   const error = useRouteError();
   console.error(error);
-  const message = isRouteErrorResponse(error)
-    ? `${error.status} ${error.statusText}`
-    : error instanceof Error
-      ? error.message
-      : 'Error desconocido';
+  const message = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : error instanceof Error ? error.message : 'Error desconocido';
   return (
     <main className="bare-layout">
       <section className="error-page">

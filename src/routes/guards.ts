@@ -3,18 +3,14 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router-dom';
 import type { PublicUser } from '../protocol/auth';
 import { checkSession, clearSession } from '../data/session';
-import { paths } from './paths';
+import { safeNext } from '../features/auth/sessionRoute';
+import { paths } from '../lib/paths';
 
 /** Sign-in URL that brings the user back to where they were going. */
 export function signInUrl(request: Request): string {
   const url = new URL(request.url);
   const next = url.pathname + url.search;
   return next === '/' ? paths['auth-signin']() : `${paths['auth-signin']()}?${new URLSearchParams({ next })}`;
-}
-
-/** Only paths of this app are followed after sign-in (no open redirects). */
-export function safeNext(next: string | null): string {
-  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/auth/') ? next : paths.home();
 }
 
 export async function requireUser({ request }: LoaderFunctionArgs): Promise<PublicUser> {

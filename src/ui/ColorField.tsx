@@ -5,11 +5,22 @@
 // with Shift.
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { HsvaColorPicker } from 'react-colorful';
-import { COLOR_FORMATS, formatOf, fromHsva, parseColor, printColor, stepColor, toHsva, type ArrowKey, type ColorFormat, type Hsva, type PickerPart } from '../lib/colorInput';
+import {
+  COLOR_FORMATS,
+  formatOf,
+  fromHsva,
+  parseColor,
+  printColor,
+  stepColor,
+  toHsva,
+  type ArrowKey,
+  type ColorFormat,
+  type Hsva,
+  type PickerPart,
+} from '../lib/colorInput';
+import { DEFAULT_VISOR_COLOR } from '../protocol/workspace';
 import { usePopover } from './usePopover';
 import './pickers.css';
-
-export const DEFAULT_VISOR_COLOR = 'hsl(270 100% 50% / 0.8)';
 
 export interface ColorFieldProps {
   /** A CSS colour string. */
@@ -34,7 +45,12 @@ function partOf(target: EventTarget): PickerPart | null {
 }
 
 export function ColorField({ value, onChange, label, id }: ColorFieldProps) {
-  const popover = usePopover();
+  const {
+    open,
+    toggle,
+    attachAnchor,
+    popup: { attach: attachPopup, style: popupStyle, onKeyDown: onPopupKeyDown },
+  } = usePopover();
   const [format, setFormat] = useState<ColorFormat>(() => formatOf(value) ?? 'hsl');
   const [text, setText] = useState(value);
   const editing = useRef(false);
@@ -83,15 +99,15 @@ export function ColorField({ value, onChange, label, id }: ColorFieldProps) {
   return (
     <div className="color-field">
       <button
-        ref={popover.anchorRef}
+        ref={attachAnchor}
         type="button"
         className="color-field__swatch"
         aria-label={`Elegir ${label.toLowerCase()}`}
         aria-haspopup="dialog"
-        aria-expanded={popover.open}
+        aria-expanded={open}
         onClick={() => {
-          if (!popover.open) setHsva(toHsva(parsed));
-          popover.toggle();
+          if (!open) setHsva(toHsva(parsed));
+          toggle();
         }}
       >
         <span className="color-field__chip" style={{ background: value }} />
@@ -110,14 +126,14 @@ export function ColorField({ value, onChange, label, id }: ColorFieldProps) {
         }}
         onChange={(event) => onText(event.target.value)}
       />
-      {popover.open && (
+      {open && (
         <div
-          ref={popover.popoverRef}
+          ref={attachPopup}
           className="picker-popover color-picker"
           role="dialog"
           aria-label={`Selector de ${label.toLowerCase()}`}
-          style={popover.popoverStyle}
-          onKeyDown={popover.onPopoverKeyDown}
+          style={popupStyle}
+          onKeyDown={onPopupKeyDown}
           onKeyDownCapture={onPickerKeyDown}
         >
           <HsvaColorPicker color={hsva} onChange={(next) => emit(next)} />

@@ -1,5 +1,6 @@
 // Emoji field (spec section 2, emoji picker): a button showing the chosen emoji that opens the
 // spec's emoji picker (ui/EmojiPopover.tsx) and a button to clear it.
+import { useColorScheme, type ColorScheme } from './colorScheme';
 import { Emoji } from './Emoji';
 import { EmojiPopover } from './EmojiPopover';
 import { usePopover } from './usePopover';
@@ -13,22 +14,25 @@ export interface EmojiFieldProps {
   id?: string;
   /** Shows the 'Recently Used' group (spec default: off). */
   displayRecent?: boolean;
+  /** The picker's colour mode; by default the root shell's (ui/colorScheme.ts). */
+  theme?: ColorScheme;
 }
 
-export function EmojiField({ value, onChange, label, id, displayRecent = false }: EmojiFieldProps) {
-  const popover = usePopover();
+export function EmojiField({ value, onChange, label, id, displayRecent = false, theme }: EmojiFieldProps) {
+  const { open, toggle, close, attachAnchor, popup } = usePopover();
+  const scheme = useColorScheme();
   return (
     <div className="emoji-field">
       <button
-        ref={popover.anchorRef}
+        ref={attachAnchor}
         id={id}
         type="button"
         className="emoji-field__button"
         aria-label={label}
         aria-haspopup="dialog"
-        aria-expanded={popover.open}
+        aria-expanded={open}
         data-value={value}
-        onClick={popover.toggle}
+        onClick={toggle}
       >
         {value ? <Emoji emoji={value} /> : <span className="emoji-field__empty">Elegir</span>}
       </button>
@@ -38,11 +42,12 @@ export function EmojiField({ value, onChange, label, id, displayRecent = false }
         </button>
       )}
       <EmojiPopover
-        popover={popover}
+        popup={popup}
         displayRecent={displayRecent}
+        theme={theme ?? scheme}
         onPick={(emoji) => {
           onChange(emoji);
-          popover.close(true);
+          close(true);
         }}
       />
     </div>

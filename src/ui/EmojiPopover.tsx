@@ -1,15 +1,15 @@
 // The emoji picker popup, configured once to the spec (section 2) for every control that
 // opens it (the Emoji field, the emoji button of a text input): groups and labels in the
-// spec's order, 'Search emoji', 'Skin tone', 'No emoji has been found!', six skin tones, a
-// theme following the app, 64 px Apple images served by our own server (/emoji, cached by
+// spec's order, 'Search emoji', 'Skin tone', 'No emoji has been found!', six skin tones, the
+// app's colour mode (given by the control), 64 px Apple images served by our own server (/emoji, cached by
 // the browser, so the picker works offline). The 'Recently Used' group shows only with
 // displayRecent (off by default, per spec) and only once there is something in it; it reads
 // and writes the recent list in Dexie (data/recentEmojis.ts).
 import EmojiPicker, { Categories, EmojiStyle, Theme, type EmojiClickData } from 'emoji-picker-react';
-import { darkModeAtom, appearanceStore, useAtomValue } from '../features/appearance/appearance';
 import { selectRecentEmoji, useRecentEmojis } from '../data/recentEmojis';
+import type { ColorScheme } from './colorScheme';
 import { emojiImageUrl } from './Emoji';
-import type { usePopover } from './usePopover';
+import type { PopupBinding } from './usePopover';
 import './pickers.css';
 
 // Spec section 2: groups in order, with their labels.
@@ -40,19 +40,20 @@ const LABELS = {
 const THEMES = { light: Theme.LIGHT, dark: Theme.DARK, system: Theme.AUTO } as const;
 
 export interface EmojiPopoverProps {
-  /** The popover state of the control that opens the picker (ui/usePopover.ts). */
-  popover: ReturnType<typeof usePopover<HTMLButtonElement>>;
+  /** The popup's binding from the control that opens the picker (ui/usePopover.ts). */
+  popup: PopupBinding;
   /** Shows the 'Recently Used' group (spec default: off). */
   displayRecent?: boolean;
+  /** The app's colour mode. */
+  theme: ColorScheme;
   /** The chosen emoji as text; the popup closes itself afterwards. */
   onPick: (emoji: string) => void;
 }
 
 /** Renders nothing while the popover is closed. */
-export function EmojiPopover({ popover, displayRecent = false, onPick }: EmojiPopoverProps) {
-  const mode = useAtomValue(darkModeAtom, appearanceStore);
+export function EmojiPopover({ popup: { open, attach, style, onKeyDown }, displayRecent = false, theme, onPick }: EmojiPopoverProps) {
   const recents = useRecentEmojis();
-  if (!popover.open) return null;
+  if (!open) return null;
   // An empty recent group would leave a tab that leads nowhere.
   const showRecent = displayRecent && recents != null && recents.length > 0;
 
@@ -62,21 +63,14 @@ export function EmojiPopover({ popover, displayRecent = false, onPick }: EmojiPo
   };
 
   return (
-    <div
-      ref={popover.popoverRef}
-      className="picker-popover emoji-popover"
-      role="dialog"
-      aria-label="Selector de emoji"
-      style={popover.popoverStyle}
-      onKeyDown={popover.onPopoverKeyDown}
-    >
+    <div ref={attach} className="picker-popover emoji-popover" role="dialog" aria-label="Selector de emoji" style={style} onKeyDown={onKeyDown}>
       <EmojiPicker
         emojiStyle={EmojiStyle.APPLE}
         getEmojiUrl={(unified) => emojiImageUrl(unified)}
         categories={showRecent ? EMOJI_GROUPS : EMOJI_GROUPS.slice(1)}
         suggestedEmojis={showRecent ? recents.map((entry) => entry.u) : undefined}
         labels={LABELS}
-        theme={THEMES[mode]}
+        theme={THEMES[theme]}
         defaultSkinTone="neutral"
         previewConfig={{ showPreview: false }}
         lazyLoadEmojis

@@ -4,6 +4,7 @@
 // back with the cursor just after the emoji.
 import { useLayoutEffect, useRef, type InputHTMLAttributes } from 'react';
 import { insertEmoji, type InsertMode } from '../lib/emojiText';
+import { useColorScheme, type ColorScheme } from './colorScheme';
 import { EmojiPopover } from './EmojiPopover';
 import { Icon } from './Icon';
 import { usePopover } from './usePopover';
@@ -17,10 +18,13 @@ export interface EmojiTextInputProps extends Omit<InputHTMLAttributes<HTMLInputE
   emojiButtonLabel: string;
   /** Shows the 'Recently Used' group (spec default: off). */
   displayRecent?: boolean;
+  /** The picker's colour mode; by default the root shell's (ui/colorScheme.ts). */
+  theme?: ColorScheme;
 }
 
-export function EmojiTextInput({ value, onChange, insertMode = 'insert', emojiButtonLabel, displayRecent = false, ...inputProps }: EmojiTextInputProps) {
-  const popover = usePopover();
+export function EmojiTextInput({ value, onChange, insertMode = 'insert', emojiButtonLabel, displayRecent = false, theme, ...inputProps }: EmojiTextInputProps) {
+  const { open, toggle, close, attachAnchor, popup } = usePopover();
+  const scheme = useColorScheme();
   const inputRef = useRef<HTMLInputElement>(null);
   const pendingCursor = useRef<number | null>(null);
 
@@ -40,7 +44,7 @@ export function EmojiTextInput({ value, onChange, insertMode = 'insert', emojiBu
     const end = input?.selectionEnd ?? start;
     const next = insertEmoji(value, emoji, insertMode, start, end);
     pendingCursor.current = next.cursor;
-    popover.close();
+    close();
     onChange(next.text);
   };
 
@@ -48,18 +52,18 @@ export function EmojiTextInput({ value, onChange, insertMode = 'insert', emojiBu
     <div className="emoji-text-input">
       <input {...inputProps} ref={inputRef} value={value} onChange={(event) => onChange(event.target.value)} />
       <button
-        ref={popover.anchorRef}
+        ref={attachAnchor}
         type="button"
         className="emoji-text-input__button"
         aria-label={emojiButtonLabel}
         title={emojiButtonLabel}
         aria-haspopup="dialog"
-        aria-expanded={popover.open}
-        onClick={popover.toggle}
+        aria-expanded={open}
+        onClick={toggle}
       >
         <Icon name="smile" />
       </button>
-      <EmojiPopover popover={popover} displayRecent={displayRecent} onPick={onPick} />
+      <EmojiPopover popup={popup} displayRecent={displayRecent} theme={theme ?? scheme} onPick={onPick} />
     </div>
   );
 }

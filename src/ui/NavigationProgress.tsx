@@ -7,16 +7,19 @@ type Phase = 'idle' | 'running' | 'done';
 export function NavigationProgress() {
   const busy = useNavigation().state !== 'idle';
   const [phase, setPhase] = useState<Phase>('idle');
+  const [wasBusy, setWasBusy] = useState(busy);
+  // A navigation starting or ending sets the phase while rendering (React's pattern for state
+  // that follows a prop), not in an effect that would render twice.
+  if (busy !== wasBusy) {
+    setWasBusy(busy);
+    setPhase(busy ? 'running' : 'done');
+  }
 
   useEffect(() => {
-    if (busy) {
-      setPhase('running');
-      return;
-    }
-    setPhase((current) => (current === 'running' ? 'done' : current));
+    if (phase !== 'done') return;
     const timer = setTimeout(() => setPhase('idle'), 400);
     return () => clearTimeout(timer);
-  }, [busy]);
+  }, [phase]);
 
   return (
     <div

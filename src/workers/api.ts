@@ -1,35 +1,27 @@
 // The one contract between the tabs and the data worker (issue 5). The worker exposes
 // DataWorkerApi through Comlink; the tab imports only these types. Errors cross as plain
-// WorkerError objects (a rejected promise's reason), never as class instances.
+// PlainError objects (shared/errors.ts: a rejected promise's reason), never as class instances.
 //
 // Ticks and status do not travel as Comlink calls: each tab hands the worker a MessagePort
 // of its own when it registers, and the worker posts TabMessage values on it. One
 // postMessage per batch, no proxy, no reply: cheaper than a Comlink call per batch, and
 // the port is the tab's alone, so a batch holds only that tab's symbols.
 import type { Quote } from '../lib/quote';
-import type { TreeNode, Visor } from '../protocol/workspace';
+import type { ControlEvent } from '../protocol/socket';
+import type { Visor } from '../protocol/workspace';
 import type { LogEntry } from './eventLog';
+import type { CachedPositions } from './positionsAccounts';
+import type { PositionsStatus } from './positionsConnection';
 import type { SessionConnectAnswer, SessionConnectRequest } from './positionsRest';
-import type { CachedPositions, PositionsStatus } from './positionsSocket';
 import type { TreeChangeRequest, VisorFields } from './sync';
 
 export type { CachedPositions, LogEntry, PositionsStatus, SessionConnectAnswer, SessionConnectRequest, TreeChangeRequest, VisorFields };
 
-export interface WorkerError {
-  /** Stable and machine-readable: 'timeout', 'not_connected', 'unknown_tab', 'internal'… */
-  code: string;
-  /** What to log or show (the spec's text where it gives one). */
-  message: string;
-}
-
 /** idle: no session; unauthorized: the server refused the token (no retry until a new one). */
 export type MarketConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'unauthorized';
 
-export interface SocketUser {
-  _id: string;
-  username: string;
-  role: string;
-}
+/** Who the market socket is authenticated as (its 'authenticated' event). */
+export type SocketUser = Extract<ControlEvent, { event: 'authenticated' }>['user'];
 
 export interface MarketStatus {
   state: MarketConnectionState;
@@ -128,8 +120,14 @@ export interface DataWorkerApi {
   getEventLog(): Promise<LogEntry[]>;
 
   // ── Workspace (REST sync into Dexie; tabs read Dexie with useLiveQuery) ──────────
-  /** Reads tree, visores and favourites of the signed-in user into Dexie. */
-  refreshWorkspace(): Promise<void>;
+  // The worker reads the whole workspace at sign-in and on a 412; every write's answer keeps
+  // Dexie current. Screens read Dexie and never ask for a refresh.
+  /**
+   * This tab became visible (its visibilitychange listener): the worker checks the version of
+   * the user's tree when it was last confirmed a while ago, and reads the workspace again
+   * when another device changed it. Failures are only logged.
+   */
+  workspaceVisible(): Promise<void>;
   loadVisor(visorId: string): Promise<Visor>;
   /** Creates the visor and places it in `folderId` (or the root). */
   createVisor(fields: VisorFields, folderId?: string | null): Promise<{ visorId: string }>;
@@ -138,6 +136,4 @@ export interface DataWorkerApi {
   toggleVisorFavourite(visorId: string): Promise<{ fav: boolean }>;
   /** A tree change (add, edit, move, delete, favourite), re-applied after a 412 when it still fits. */
   changeTree(request: TreeChangeRequest): Promise<{ version: number; folderId?: string }>;
-  /** A whole tree (drag and drop), saved with If-Match on `version`. */
-  saveTree(nodes: TreeNode[], version: number): Promise<{ version: number }>;
 }

@@ -4,19 +4,12 @@
 // about our server (up while ours restarts, unreachable in closed networks that still reach
 // ours), and a proxy's 502/503/504 in front of a restarting server is not "reachable". The
 // request is bounded in time: a black-holed network must not hold the reconnect up.
+import type { HttpClient } from '../shared/http';
 
 export const CONNECTIVITY_TIMEOUT_MS = 5000;
 
-/** The part of fetch the check uses (browser fetch fits). */
-export type HeadFetch = (url: string, init: { method: 'HEAD'; cache: 'no-store'; signal: AbortSignal }) => Promise<{ ok: boolean }>;
-
-export function healthUrl(apiBase: string): string {
-  return `${apiBase.replace(/\/+$/, '')}/health`;
-}
-
 /** True when our server answered the health check with a 2xx within the time allowed. */
-export function createConnectivityCheck(options: { fetch: HeadFetch; apiBase: string; timeoutMs?: number }): () => Promise<boolean> {
-  const url = healthUrl(options.apiBase);
+export function createConnectivityCheck(options: { http: HttpClient; timeoutMs?: number }): () => Promise<boolean> {
   const timeoutMs = options.timeoutMs ?? CONNECTIVITY_TIMEOUT_MS;
   return () =>
     new Promise<boolean>((resolve) => {
@@ -26,11 +19,11 @@ export function createConnectivityCheck(options: { fetch: HeadFetch; apiBase: st
         abort.abort();
         resolve(false);
       }, timeoutMs);
-      options
-        .fetch(url, { method: 'HEAD', cache: 'no-store', signal: abort.signal })
+      options.http
+        .request('HEAD', '/health', { auth: 'none', cache: 'no-store', signal: abort.signal })
         .then(
-          (response) => response.ok,
-          // Offline, refused, or aborted by the timeout.
+          () => true,
+          // Offline, refused, not a 2xx, or aborted by the timeout.
           () => false,
         )
         .then((reachable) => {

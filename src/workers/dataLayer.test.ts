@@ -2,12 +2,12 @@
 import 'fake-indexeddb/auto';
 import { MessageChannel } from 'node:worker_threads';
 import * as Comlink from 'comlink';
-import { VisoresDb } from '../data/db';
+import { VisoresDb } from '../shared/db';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DataWorkerApi, TabMessage, TabPort } from './api';
 import { createDataWorkerApi } from './dataLayer';
-import { createFakeServer, createTestLog } from './testing/fakeSocket';
-import { fakeFetch, fakeSocketFactory, recordingLog, type FakeRoute } from './testFakes';
+import { createFakeServer, createTestLog } from '../../tests/fakes/worker/marketServer';
+import { fakeFetch, fakeSocketFactory, recordingLog, type FakeRoute } from '../../tests/fakes/worker/fakes';
 
 describe('data worker API over Comlink', () => {
   const channels: MessageChannel[] = [];
@@ -27,11 +27,8 @@ describe('data worker API over Comlink', () => {
       socketUrl: 'ws://test/ws/market',
       apiBase: '/api',
       openSocket: server.openSocket,
-      // One fake answers both the market's calls and the REST client's.
-      fetch: async (url: string, init: { method: string; headers?: Record<string, string>; body?: string }) => {
-        const response = await rest.fetch(url, { ...init, headers: init.headers ?? {} });
-        return { ...response, ok: response.status < 400 };
-      },
+      // One fake answers the API client's calls and the positions host's.
+      fetch: rest.fetch,
       locks: null,
       quoteTable: db.quotes,
       log: createTestLog(),
@@ -65,9 +62,9 @@ describe('data worker API over Comlink', () => {
       () => null,
       (error: unknown) => error,
     );
-    expect(failure).toEqual({ code: 'timeout', message: 'Timeout: Symbols not ready within 150ms' });
+    expect(failure).toEqual({ code: 'timeout', message: 'Timeout: Symbols not ready within 150ms', status: 0 });
     expect(failure).not.toBeInstanceOf(Error);
-    await expect(remote.subscribe('nobody', ['A'])).rejects.toEqual({ code: 'unknown_tab', message: 'Unknown tab nobody: register again' });
+    await expect(remote.subscribe('nobody', ['A'])).rejects.toEqual({ code: 'unknown_tab', message: 'Unknown tab nobody: register again', status: 0 });
   });
 
   it('posts status and ticks on the port a tab transferred', async () => {
@@ -110,7 +107,7 @@ describe('data worker API over Comlink', () => {
   it("posts an account's snapshots only to the tabs that watch it, and unsubscribes when the last of them goes", async () => {
     const snapshot = { account: 'DEMO-X', broker: 'primary', as_of: '2026-11-22T10:00:00Z', etag: 'e1', positions: [] };
     const { remote, positionsSockets } = connect({
-      'POST /accounts/DEMO-X/watch': () => ({ status: 200, body: { status: 'ok' } }),
+      'POST /accounts/DEMO-X/watch': () => ({ status: 200, body: { status: 'success', account: 'DEMO-X' } }),
       'GET /accounts/DEMO-X/positions': () => ({ status: 200, body: snapshot }),
     });
     const watching = await openTab(remote, 'w');
@@ -122,7 +119,9 @@ describe('data worker API over Comlink', () => {
     socket.receive({ event: 'authenticated', user: { _id: 'u1', username: 'demo', role: 'user' } });
     await vi.waitFor(() => expect(socket.sent).toContainEqual({ action: 'subscribe', symbol: 'POS:primary:DEMO-X' }));
     socket.receive({ 'POS:primary:DEMO-X': { type: 'positions', data: { ...snapshot, etag: 'e2' }, etag: 'e2', as_of: snapshot.as_of } });
-    await vi.waitFor(() => expect(watching).toContainEqual(expect.objectContaining({ type: 'positions', account: 'DEMO-X', snapshot: expect.objectContaining({ etag: 'e2' }) })));
+    await vi.waitFor(() =>
+      expect(watching).toContainEqual(expect.objectContaining({ type: 'positions', account: 'DEMO-X', snapshot: expect.objectContaining({ etag: 'e2' }) })),
+    );
     expect(other.some((message) => message.type === 'positions')).toBe(false);
     expect(other.some((message) => message.type === 'positions-status')).toBe(true);
 

@@ -1,19 +1,22 @@
 // Builds the worker's API from its parts: the market service, the positions socket and the
 // workspace sync, sharing one session and one event log. The entry (dataWorker.ts) gives it
 // the browser's globals and exposes the result; tests give it fakes. Every method's failure
-// crosses the boundary as a plain {code, message}.
-import type { VisoresDb } from '../data/db';
-import type { DataWorkerApi, WorkerError, WorkerSession } from './api';
+// crosses the boundary as a plain {code, message, status}
+// (shared/errors.ts).
+import type { VisoresDb } from '../shared/db';
+import { toPlainError, type PlainError, type Result } from '../shared/errors';
+import { createHttpClient, type FetchLike } from '../shared/http';
+import type { DataWorkerApi, WorkerSession } from './api';
 import { createEventLog, type EventLog } from './eventLog';
-import type { FetchLike as HttpFetch, Result } from './http';
 import { createMarketService, type MarketServiceOptions } from './market';
 import { createPositionsSocket } from './positionsSocket';
 import type { SocketConstructor } from './socketTypes';
 import { createWorkspaceSync } from './sync';
 
-export interface DataLayerEnv extends Omit<MarketServiceOptions, 'fetch'> {
-  /** The global fetch fits both views of it (the market's and the REST client's). */
-  fetch: MarketServiceOptions['fetch'] & HttpFetch;
+export interface DataLayerEnv extends Omit<MarketServiceOptions, 'http'> {
+  fetch: FetchLike;
+  /** Base of the REST API (`/api`). */
+  apiBase: string;
   /** ws(s)://…/ws/positions */
   positionsSocketUrl: string;
   /** Base of the positions REST calls. */
@@ -23,15 +26,7 @@ export interface DataLayerEnv extends Omit<MarketServiceOptions, 'fetch'> {
   eventLog?: EventLog;
 }
 
-export function toWorkerError(error: unknown): WorkerError {
-  if (typeof error === 'object' && error != null) {
-    const { code, message } = error as { code?: unknown; message?: unknown };
-    if (typeof message === 'string') return { code: typeof code === 'string' ? code : 'internal', message };
-  }
-  return { code: 'internal', message: String(error) };
-}
-
-/** The same API with every rejection turned into a WorkerError. */
+/** The same API with every rejection turned into a PlainError. */
 function withPlainErrors<T extends object>(api: T): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(api)) {
@@ -39,7 +34,7 @@ function withPlainErrors<T extends object>(api: T): T {
       try {
         return await (method as (...args: unknown[]) => unknown)(...args);
       } catch (error) {
-        throw toWorkerError(error);
+        throw toPlainError(error);
       }
     };
   }
@@ -65,16 +60,14 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     if (accounts) for (const [account, count] of accounts) for (let i = 0; i < count; i++) positions.unsubscribe(account);
   };
 
-  const market = createMarketService({ ...env, log: env.log ?? eventLog, onTabGone: releaseAll });
-  const positions = createPositionsSocket({
-    url: env.positionsSocketUrl,
-    apiBase: env.positionsBase,
-    getToken: () => session?.token ?? null,
-    WebSocket: env.WebSocket,
-    fetch: env.fetch,
-    log: eventLog,
-  });
-  const sync = createWorkspaceSync({ db: env.db, fetch: env.fetch, apiBase: env.apiBase, getSession: () => session, log: eventLog });
+  const getToken = () => session?.token ?? null;
+  // One client of the API for the whole worker, one of the positions host (spec section 6).
+  const http = createHttpClient({ fetch: env.fetch, baseUrl: env.apiBase, getToken });
+  const positionsHttp = createHttpClient({ fetch: env.fetch, baseUrl: env.positionsBase, getToken, credentials: 'include' });
+
+  const market = createMarketService({ ...env, http, log: env.log ?? eventLog, onTabGone: releaseAll });
+  const positions = createPositionsSocket({ url: env.positionsSocketUrl, getToken, WebSocket: env.WebSocket, http: positionsHttp, log: eventLog });
+  const sync = createWorkspaceSync({ db: env.db, http, getSession: () => session, log: eventLog });
 
   positions.onSnapshot((account, snapshot) => {
     for (const [tabId, accounts] of holds) if (accounts.has(account)) market.portOf(tabId)?.postMessage({ type: 'positions', account, snapshot });
@@ -122,7 +115,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
 
     connectBrokerSession: (request) => unwrap(positions.connectSession(request)),
     async watchAccount(tabId, account, sessionId) {
-      if (!market.portOf(tabId)) throw { code: 'unknown_tab', message: `Pestaña desconocida: ${tabId}` } satisfies WorkerError;
+      if (!market.portOf(tabId)) throw { code: 'unknown_tab', message: `Pestaña desconocida: ${tabId}`, status: 0 } satisfies PlainError;
       const snapshot = await unwrap(positions.watchAccount(account, sessionId));
       // watchAccount made one more subscriber: it is this tab's until released.
       const accounts = holds.get(tabId) ?? new Map<string, number>();
@@ -141,14 +134,16 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     getPositionsStatus: async () => positions.status(),
     getEventLog: async () => eventLog.entries(),
 
-    refreshWorkspace: () => unwrap(sync.refresh()),
+    async workspaceVisible() {
+      // A failure is only logged by the sync (spec section 8): the tab has nothing to show for it.
+      await sync.visible();
+    },
     loadVisor: (visorId) => unwrap(sync.loadVisor(visorId)),
     createVisor: (fields, folderId) => unwrap(sync.createVisor(fields, folderId)),
     updateVisor: (visorId, fields) => unwrap(sync.updateVisor(visorId, fields)),
     deleteVisor: (visorId) => unwrap(sync.deleteVisor(visorId)),
     toggleVisorFavourite: (visorId) => unwrap(sync.toggleVisorFavourite(visorId)),
     changeTree: (request) => unwrap(sync.changeTree(request)),
-    saveTree: (nodes, version) => unwrap(sync.saveTree(nodes, version)),
   };
   return withPlainErrors(api);
 }

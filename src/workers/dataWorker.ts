@@ -2,8 +2,8 @@
 // this build: the tab names it with the app version) or, where SharedWorker is missing, as
 // a dedicated Worker per tab. It only wires browser globals into the factories.
 import * as Comlink from 'comlink';
-import { db } from '../data/db';
-import { settings } from '../data/settings';
+import { db } from '../shared/db';
+import { settings } from '../shared/settings';
 import { openBrowserSocket } from './browserSocket';
 import { createDataWorkerApi } from './dataLayer';
 

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { QuoteRecord } from '../data/db';
+import type { QuoteRecord } from '../shared/db';
+import { createHttpClient, type FetchLike } from '../shared/http';
 import type { TabMessage, TabPort } from './api';
-import { createMarketService, type FetchLike } from './market';
-import { createFakeServer, createTestLog } from './testing/fakeSocket';
+import { createMarketService } from './market';
+import { createFakeServer, createTestLog } from '../../tests/fakes/worker/marketServer';
 import type { LockRequester } from './tabs';
 
 function setup(health: { status: number } = { status: 204 }) {
@@ -26,9 +27,8 @@ function setup(health: { status: number } = { status: 204 }) {
   };
   const market = createMarketService({
     socketUrl: 'ws://test/ws/market',
-    apiBase: '/api',
+    http: createHttpClient({ fetch: fetchStub, baseUrl: '/api', getToken: () => 'tok' }),
     openSocket: server.openSocket,
-    fetch: fetchStub,
     locks,
     quoteTable: { bulkPut: async (records) => void written.push([...records]), clear: async () => void written.splice(0) },
     log: createTestLog(),
@@ -141,7 +141,7 @@ describe('market service', () => {
 
   it('refuses calls of a tab it does not know, as a plain {code, message}', async () => {
     const { market } = setup();
-    await expect(market.subscribe('ghost', ['A'])).rejects.toEqual({ code: 'unknown_tab', message: 'Unknown tab ghost: register again' });
+    await expect(market.subscribe('ghost', ['A'])).rejects.toEqual({ code: 'unknown_tab', message: 'Unknown tab ghost: register again', status: 0 });
   });
 
   it('reads expirations from the socket, else from the server', async () => {
@@ -163,7 +163,7 @@ describe('market service', () => {
     await expect(market.waitForExpiration('DLR/DIC26')).resolves.toEqual(new Date(Date.UTC(2026, 11, 31)));
   });
 
-  it('checks connectivity with a HEAD of its own server\'s health route before reconnecting, and waits while it is not up', async () => {
+  it("checks connectivity with a HEAD of its own server's health route before reconnecting, and waits while it is not up", async () => {
     const health = { status: 503 };
     const { server, market, fetched } = setup(health);
     market.setToken('tok');

@@ -1,9 +1,12 @@
 // The market side of the data worker: one socket for every tab, subscriptions counted per
 // tab, ticks fanned out per tab, last quotes cached in Dexie, and the waiting helpers.
 import { yyyymmdd } from '../lib/calendar';
-import { createConnectivityCheck } from './connectivity';
 import type { Quote } from '../lib/quote';
-import type { MarketStatus, SubscribeResult, TabPort, TabRegistration, TabReply, WorkerError } from './api';
+import { ExpirationResponse } from '../protocol/market';
+import type { PlainError } from '../shared/errors';
+import type { HttpClient } from '../shared/http';
+import type { MarketStatus, SubscribeResult, TabPort, TabRegistration, TabReply } from './api';
+import { createConnectivityCheck } from './connectivity';
 import { createMarketSocket, type Logger } from './marketSocket';
 import { createQuoteCache, type QuoteTable } from './quoteCache';
 import type { OpenSocket } from './socketTransport';
@@ -12,18 +15,11 @@ import { createTabRegistry, type LockRequester } from './tabs';
 import { createTickFanout, TAB_BATCH_INTERVAL_MS } from './tickFanout';
 import * as waiting from './waiting';
 
-/** The part of fetch the market side uses (browser fetch fits). */
-export type FetchLike = (
-  url: string,
-  init: { method: string; headers?: Record<string, string>; body?: string; cache?: 'no-store'; signal?: AbortSignal },
-) => Promise<{ ok: boolean; status: number; json(): Promise<unknown> }>;
-
 export interface MarketServiceOptions {
   socketUrl: string;
-  /** Base of the REST API (`/api`): connectivity checks (`/health`) and contract expirations. */
-  apiBase: string;
+  /** The worker's client of the API: connectivity checks (`/health`) and contract expirations. */
+  http: HttpClient;
   openSocket: OpenSocket;
-  fetch: FetchLike;
   locks: LockRequester | null;
   /** Dexie's quotes table; null keeps no cache. */
   quoteTable: QuoteTable | null;
@@ -37,11 +33,10 @@ export interface MarketServiceOptions {
 
 export type MarketService = ReturnType<typeof createMarketService>;
 
-const unknownTab = (tabId: string): WorkerError => ({ code: 'unknown_tab', message: `Unknown tab ${tabId}: register again` });
+const unknownTab = (tabId: string): PlainError => ({ code: 'unknown_tab', message: `Unknown tab ${tabId}: register again`, status: 0 });
 
 export function createMarketService(options: MarketServiceOptions) {
   const log = options.log ?? console;
-  let token: string | null = null;
   const subscriptions = createSubscriptions();
   const cache = options.quoteTable ? createQuoteCache({ table: options.quoteTable, log }) : null;
 
@@ -68,7 +63,7 @@ export function createMarketService(options: MarketServiceOptions) {
     tabIntervalMs: options.tabBatchIntervalMs ?? TAB_BATCH_INTERVAL_MS,
   });
 
-  const checkConnectivity = createConnectivityCheck({ fetch: options.fetch, apiBase: options.apiBase });
+  const checkConnectivity = createConnectivityCheck({ http: options.http });
 
   const socket = createMarketSocket({
     url: options.socketUrl,
@@ -87,19 +82,12 @@ export function createMarketService(options: MarketServiceOptions) {
   const fetchExpiration = async (symbol: string): Promise<string> => {
     const known = socket.quote(symbol)?.expiration;
     if (known) return yyyymmdd(known);
-    const response = await options.fetch(`${options.apiBase}/get_expiration_contract`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ contract_name: symbol }),
-    });
-    const body = (await response.json().catch(() => null)) as { expiration?: unknown; message?: unknown } | null;
-    if (!response.ok || typeof body?.expiration !== 'string') throw new Error(typeof body?.message === 'string' ? body.message : `Error ${response.status}`);
+    const { body } = await options.http.request('POST', '/get_expiration_contract', { body: { contract_name: symbol }, schema: ExpirationResponse });
     return body.expiration;
   };
 
   return {
     setToken(next: string | null) {
-      token = next;
       if (next) socket.start(next);
       else socket.stop();
     },
@@ -108,7 +96,11 @@ export function createMarketService(options: MarketServiceOptions) {
       port.onmessage = (event) => {
         const reply = event.data as TabReply | null;
         if (reply?.type === 'painted') fanout.painted(tabId);
-        else if (reply?.type === 'off-screen' && Array.isArray(reply.symbols)) fanout.offScreen(tabId, reply.symbols.filter((symbol) => typeof symbol === 'string'));
+        else if (reply?.type === 'off-screen' && Array.isArray(reply.symbols))
+          fanout.offScreen(
+            tabId,
+            reply.symbols.filter((symbol) => typeof symbol === 'string'),
+          );
       };
       port.postMessage({ type: 'market-status', status: socket.status });
     },
@@ -129,7 +121,8 @@ export function createMarketService(options: MarketServiceOptions) {
     portOf: (tabId: string): TabPort | undefined => tabs.get(tabId),
     ports: (): Iterable<TabPort> => tabs.values(),
     getQuote: (symbol: string): Quote | null => socket.quote(symbol) ?? null,
-    waitForSymbols: (symbols: string[], timeoutMs?: number) => waiting.waitForSymbols((symbol) => socket.quote(symbol) != null, symbols, timeoutMs ?? waiting.SYMBOL_WAIT_MS, waiting.SYMBOL_POLL_MS, log),
+    waitForSymbols: (symbols: string[], timeoutMs?: number) =>
+      waiting.waitForSymbols((symbol) => socket.quote(symbol) != null, symbols, timeoutMs ?? waiting.SYMBOL_WAIT_MS, waiting.SYMBOL_POLL_MS, log),
     waitForExpiration: (symbol: string, timeoutMs?: number) =>
       waiting.waitForExpiration((s) => socket.quote(s)?.expiration, symbol, { ...(timeoutMs == null ? {} : { timeoutMs }), log }),
     getExpirationDates: (symbols: string[]) => waiting.getExpirationDates(symbols, fetchExpiration, log),

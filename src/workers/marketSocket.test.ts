@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MarketStatus } from './api';
 import { createMarketSocket, LOG_NOT_CONNECTED, LOG_NOT_READY, RECONNECT_FLAG_MS } from './marketSocket';
-import { createFakeServer, createTestLog, type Sent } from './testing/fakeSocket';
+import { createFakeServer, createTestLog, type Sent } from '../../tests/fakes/worker/marketServer';
 
 function setup(options: { online?: () => boolean } = {}) {
   const server = createFakeServer();

@@ -1,7 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { PositionsSnapshot } from '../protocol/broker';
-import { createPositionsSocket, KEEPALIVE_MS, POSITIONS_LOG, type CachedPositions } from './positionsSocket';
-import { fakeFetch, fakeSocketFactory, recordingLog, type FakeRoute, type FakeSocket } from './testFakes';
+import { createHttpClient } from '../shared/http';
+import type { CachedPositions } from './positionsAccounts';
+import { KEEPALIVE_MS } from './positionsConnection';
+import { POSITIONS_LOG } from './positionsLog';
+import { createPositionsSocket } from './positionsSocket';
+import { fakeFetch, fakeSocketFactory, recordingLog, type FakeRoute, type FakeSocket } from '../../tests/fakes/worker/fakes';
 
 const ACCOUNT = 'DEMO-ANA';
 const CHANNEL = `POS:primary:${ACCOUNT}`;
@@ -36,10 +40,9 @@ function setup(routes: Record<string, FakeRoute> = {}) {
   const auth = { token: 'token-1' as string | null };
   const positions = createPositionsSocket({
     url: 'ws://test/ws/positions',
-    apiBase: '/api',
     getToken: () => auth.token,
     WebSocket: factory.WebSocket,
-    fetch: http.fetch,
+    http: createHttpClient({ fetch: http.fetch, baseUrl: '/api', getToken: () => auth.token, credentials: 'include' }),
     log,
   });
   /** Opens the current socket on the server side and answers the auth message. */
@@ -400,7 +403,7 @@ describe('positions socket: watching an account', () => {
     });
     expect(await positions.connectSession({ url: 'https://api.example', username: 'u', password: 'bad' })).toEqual({
       ok: false,
-      error: { code: 'unauthorized', message: 'El broker rechazó las credenciales' },
+      error: { code: 'unauthorized', message: 'El broker rechazó las credenciales', status: 401 },
     });
   });
 
@@ -462,7 +465,10 @@ describe('positions socket: watching an account', () => {
     });
     positions.connect();
     const socket = acceptAndAuthenticate();
-    expect(await positions.watchAccount(ACCOUNT, 'gone')).toEqual({ ok: false, error: { code: 'not_found', message: 'La sesión de broker no existe' } });
+    expect(await positions.watchAccount(ACCOUNT, 'gone')).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'La sesión de broker no existe', status: 404 },
+    });
     expect(afterAuth(socket)).toEqual([]);
     expect(positions.subscriberCount(ACCOUNT)).toBe(0);
   });

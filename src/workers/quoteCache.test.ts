@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { VisoresDb } from '../data/db';
+import { VisoresDb } from '../shared/db';
 import { createQuoteCache } from './quoteCache';
 
 describe('quote cache', () => {

@@ -3,7 +3,7 @@
 // IndexedDB transaction, per flush (one transaction per tick would cost ~25× more).
 import { yyyymmdd } from '../lib/calendar';
 import type { Quote } from '../lib/quote';
-import type { QuoteRecord } from '../data/db';
+import type { QuoteRecord } from '../shared/db';
 
 export const QUOTE_CACHE_FLUSH_MS = 1000;
 

@@ -3,11 +3,14 @@
 // If-Match and the 412 path run against the real server in tests/api/workspaceSync.test.ts.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VisoresDb } from '../data/db';
-import { NETWORK_ERROR_MESSAGE } from '../data/apiMessages';
+import { VisoresDb } from '../shared/db';
+import { NETWORK_ERROR_MESSAGE } from '../shared/errors';
+import { createHttpClient } from '../shared/http';
 import type { Visor } from '../protocol/workspace';
-import { createWorkspaceSync, SYNC_LOG, type WorkspaceSession } from './sync';
-import { fakeFetch, recordingLog, type FakeAnswer } from './testFakes';
+import type { WorkerSession } from './api';
+import { createWorkspaceSync, SYNC_LOG } from './sync';
+import { CHECK_AFTER_MS } from './syncRefresh';
+import { fakeFetch, recordingLog, type FakeAnswer } from '../../tests/fakes/worker/fakes';
 
 const USER = 'u-ana';
 const visor = (id: string, title: string): Visor => ({
@@ -52,8 +55,14 @@ function setup(routes: Parameters<typeof fakeFetch>[1]) {
   databases.push(database);
   const http = fakeFetch('/api', routes);
   const log = recordingLog();
-  const current: { session: WorkspaceSession | null } = { session: { token: 'token-ana', userId: USER } };
-  const sync = createWorkspaceSync({ db: database, fetch: http.fetch, apiBase: '/api', getSession: () => current.session, log, now: () => 42 });
+  const current: { session: WorkerSession | null; now: number } = { session: { token: 'token-ana', userId: USER }, now: 42 };
+  const sync = createWorkspaceSync({
+    db: database,
+    http: createHttpClient({ fetch: http.fetch, baseUrl: '/api', getToken: () => current.session?.token ?? null }),
+    getSession: () => current.session,
+    log,
+    now: () => current.now,
+  });
   return { sync, database, http, log, current };
 }
 
@@ -70,21 +79,100 @@ describe('workspace sync', () => {
     expect(await database.visores.get([USER, 'v1'])).toEqual({ ...visor('v1', 'Uno'), userId: USER });
   });
 
-  it("a folder's favourite reaches the cached rows of the visores inside it, as on the server", async () => {
+  it("stores the favourites the server answered, and sets each cached visor's favourite from them", async () => {
+    // The server applies the rule (a folder's favourite reaches what it holds); the worker only stores its answer.
     const leaf = { visor_id: 'v1', name: 'Uno', emoji: '', color: 'red', fav: false, to: 'visor/v1/edit' };
     const folder = { folder_id: 'F', name: 'Agro', emoji: '', sub: [leaf] };
-    const { sync, database } = setup({
+    const favouriteFolder = { ...folder, fav: true, sub: [{ ...leaf, fav: true }] };
+    const saved = (version: number, fav: boolean) => ({
+      status: 200,
+      body: {
+        status: 'success',
+        version,
+        deleted: [],
+        workspace: {
+          tree: [fav ? favouriteFolder : folder],
+          version,
+          favourites: fav ? { visores: [{ visor_id: 'v1', emoji: '', title: 'Uno' }], folders: [favouriteFolder] } : { visores: [], folders: [] },
+        },
+      },
+    });
+    let saves = 0;
+    const { sync, database, http } = setup({
       [`GET /visores/${USER}/folders`]: () => ({ status: 200, body: { status: 'success', data: [folder], version: 1 } }),
       [`GET /visores/${USER}`]: () => ({ status: 200, body: { status: 'success', data: [visor('v1', 'Uno'), visor('v2', 'Dos')] } }),
       [`GET /visores/${USER}/getFavs`]: () => favs,
-      [`PUT /visores/${USER}/folders`]: () => ({ status: 200, body: { status: 'success', version: 2, deleted: [] } }),
+      [`PUT /visores/${USER}/folders`]: () => saved(1 + ++saves, saves === 1),
     });
     await sync.refresh();
     expect(await sync.changeTree({ kind: 'setFolderFavourite', folderId: 'F', fav: true })).toEqual({ ok: true, value: { version: 2 } });
+    expect(http.calls.map((call) => call.method)).toEqual(['GET', 'GET', 'GET', 'PUT']);
+    expect(await database.folderTrees.get(USER)).toEqual({ userId: USER, nodes: [favouriteFolder], version: 2, syncedAt: 42 });
+    expect((await database.favourites.get(USER))?.folders).toEqual([favouriteFolder]);
     expect((await database.visores.get([USER, 'v1']))?.fav).toBe(true);
     expect((await database.visores.get([USER, 'v2']))?.fav).toBe(false);
     await sync.changeTree({ kind: 'setFolderFavourite', folderId: 'F', fav: false });
     expect((await database.visores.get([USER, 'v1']))?.fav).toBe(false);
+    expect(await database.favourites.get(USER)).toEqual({ userId: USER, visores: [], folders: [] });
+  });
+
+  describe('a tab that becomes visible', () => {
+    /** The server's tree is at `server.version`; GET folders answers 304 to If-None-Match of it. */
+    function withServer() {
+      const server = { version: 3 };
+      const setupResult = setup({
+        [`GET /visores/${USER}/folders`]: (call) => (call.headers['if-none-match'] === `"${server.version}"` ? { status: 304 } : tree(server.version)),
+        [`GET /visores/${USER}`]: () => ({ status: 200, body: { status: 'success', data: [visor('v1', 'Uno')] } }),
+        [`GET /visores/${USER}/getFavs`]: () => favs,
+      });
+      return { ...setupResult, server };
+    }
+    const requests = (calls: { method: string; path: string; headers: Record<string, string> }[]) =>
+      calls.map((call) => [call.method, call.path, call.headers['if-none-match'] ?? null]);
+
+    it('asks nothing within a minute of the last news from the server (a refresh, a write, a check)', async () => {
+      const { sync, http, current } = withServer();
+      await sync.refresh();
+      http.calls.length = 0;
+      current.now += CHECK_AFTER_MS - 1;
+      expect(await sync.visible()).toEqual({ ok: true, value: undefined });
+      expect(http.calls).toEqual([]);
+    });
+
+    it('after a minute checks the version: a 304 (nothing changed) costs one request and confirms the cache', async () => {
+      const { sync, http, current, database } = withServer();
+      await sync.refresh();
+      http.calls.length = 0;
+      current.now += CHECK_AFTER_MS;
+      expect(await sync.visible()).toEqual({ ok: true, value: undefined });
+      expect(requests(http.calls)).toEqual([['GET', `/visores/${USER}/folders`, '"3"']]);
+      expect(await database.folderTrees.get(USER)).toEqual({ userId: USER, nodes: [], version: 3, syncedAt: current.now });
+      // Confirmed now: the next tab that comes back within the minute asks nothing.
+      await sync.visible();
+      expect(http.calls).toHaveLength(1);
+    });
+
+    it('reads the whole workspace again when another device changed the tree', async () => {
+      const { sync, http, current, database, server } = withServer();
+      await sync.refresh();
+      http.calls.length = 0;
+      server.version = 7;
+      current.now += 5 * CHECK_AFTER_MS;
+      await sync.visible();
+      expect(requests(http.calls)).toEqual([
+        ['GET', `/visores/${USER}/folders`, '"3"'],
+        ['GET', `/visores/${USER}`, null],
+        ['GET', `/visores/${USER}/getFavs`, null],
+      ]);
+      expect((await database.folderTrees.get(USER))?.version).toBe(7);
+    });
+
+    it('asks nothing when nobody is signed in', async () => {
+      const { sync, http, current } = withServer();
+      current.session = null;
+      expect(await sync.visible()).toEqual({ ok: true, value: undefined });
+      expect(http.calls).toEqual([]);
+    });
   });
 
   it('only logs a failed load, and answers it as a plain error', async () => {
@@ -94,7 +182,7 @@ describe('workspace sync', () => {
       [`GET /visores/${USER}/getFavs`]: () => favs,
     });
     const answer = await sync.refresh();
-    expect(answer).toEqual({ ok: false, error: { code: 'network', message: NETWORK_ERROR_MESSAGE } });
+    expect(answer).toEqual({ ok: false, error: { code: 'network', message: NETWORK_ERROR_MESSAGE, status: 0 } });
     expect(log.entries().at(-1)).toMatchObject({ level: 'error', text: SYNC_LOG.loadFailed(NETWORK_ERROR_MESSAGE) });
     expect(await database.folderTrees.count()).toBe(0);
   });
@@ -102,7 +190,10 @@ describe('workspace sync', () => {
   it('answers not_signed_in without calling the server when nobody is signed in', async () => {
     const { sync, http, current } = setup({});
     current.session = null;
-    expect(await sync.changeTree({ kind: 'deleteFolder', folderId: 'F' })).toEqual({ ok: false, error: { code: 'not_signed_in', message: 'No hay una sesión iniciada' } });
+    expect(await sync.changeTree({ kind: 'deleteFolder', folderId: 'F' })).toEqual({
+      ok: false,
+      error: { code: 'not_signed_in', message: 'No hay una sesión iniciada', status: 0 },
+    });
     expect(http.calls).toEqual([]);
   });
 
@@ -119,7 +210,7 @@ describe('workspace sync', () => {
     current.session = null;
     await sync.wipe(USER);
     held.answer(tree(9));
-    expect(await pending).toEqual({ ok: false, error: { code: 'not_signed_in', message: 'No hay una sesión iniciada' } });
+    expect(await pending).toEqual({ ok: false, error: { code: 'not_signed_in', message: 'No hay una sesión iniciada', status: 0 } });
     expect(await database.folderTrees.count()).toBe(0);
     expect(await database.visores.count()).toBe(0);
     expect(await database.favourites.count()).toBe(0);

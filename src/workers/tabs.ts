@@ -4,13 +4,11 @@
 // away). A heartbeat with a timeout is the fallback where locks are missing or not released
 // (Safari on reload). A tab dropped by mistake (frozen in the background) learns it from its
 // next heartbeat and registers again.
+import { TAB_HEARTBEAT_MS, TAB_TIMEOUT_MS } from '../shared/tabLiveness';
+
 export interface LockRequester {
   request(name: string, callback: () => unknown): Promise<unknown>;
 }
-
-/** Tabs beat every 10 s; hidden tabs' timers may be throttled to once a minute, hence the margin. */
-export const TAB_HEARTBEAT_MS = 10_000;
-export const TAB_TIMEOUT_MS = 90_000;
 
 export interface TabRegistryOptions<T> {
   /** navigator.locks, or null where the browser has none. */
@@ -75,9 +73,11 @@ export function createTabRegistry<T>(options: TabRegistryOptions<T>): TabRegistr
       tabs.set(tabId, registration);
       sweepTimer ??= setInterval(sweep, sweepEveryMs);
       if (lockName != null && options.locks) {
-        options.locks.request(lockName, () => end(tabId, registration)).catch(() => {
-          // Lock requests fail only when the context goes away; the heartbeat covers it.
-        });
+        options.locks
+          .request(lockName, () => end(tabId, registration))
+          .catch(() => {
+            // Lock requests fail only when the context goes away; the heartbeat covers it.
+          });
       }
     },
     touch(tabId) {

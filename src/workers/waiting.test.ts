@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestLog } from './testing/fakeSocket';
+import { createTestLog } from '../../tests/fakes/worker/marketServer';
 import { getExpirationDates, INVALID_DATE_FORMAT, parseExpirationDates, waitForExpiration, waitForSymbols } from './waiting';
 
 describe('waiting helpers', () => {
@@ -57,7 +57,7 @@ describe('waiting helpers', () => {
   });
 
   it('returns the expiration as soon as it is known', async () => {
-    let expiration: Date | undefined;
+    let expiration: Date | undefined = undefined;
     const wait = waitForExpiration(() => expiration, 'DLR/DIC26');
     await vi.advanceTimersByTimeAsync(1000);
     expiration = new Date(Date.UTC(2026, 11, 31));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminUser, type OperatorLogItem } from '../../src/protocol/admin.js';
+import { AdminLogsResponse, AdminUserResponse, AdminUsersResponse, type OperatorLogItem } from '../../src/protocol/admin.js';
 import { SocketCloseCode } from '../../src/protocol/socket.js';
+import { NewVisorResponse, VisorResponse } from '../../src/protocol/workspace.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import {
   ADMIN,
@@ -9,6 +10,7 @@ import {
   checkToken,
   createUser,
   expectErrorResponse,
+  expectBody,
   expectPong,
   expectSuccess,
   login,
@@ -24,12 +26,6 @@ import { folder, leaf, newVisor, saveTree } from './workspace.js';
 const SOCKET_PATH = '/ws/positions';
 const DAY = 24 * 60 * 60 * 1000;
 
-interface LogPage {
-  status: 'success';
-  data: OperatorLogItem[];
-  next_cursor: string | null;
-}
-
 describe.each(databaseTargets())('admin API on $name', (target) => {
   describe('users', () => {
     let server: TestServer;
@@ -44,7 +40,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       await server?.close();
     });
 
-    const listUsers = async () => expectSuccess<{ data: AdminUser[] }>(await admin.api.get('/api/admin/users')).data;
+    const listUsers = async () => expectBody(await admin.api.get('/api/admin/users'), AdminUsersResponse).data;
     const userRow = (id: string) => server.app.ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 
     it('refuses every admin call to a user with 403, and to nobody with 401; nothing changes', async () => {
@@ -70,7 +66,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
 
     it('lists the users by username, without password hashes', async () => {
       const response = await admin.api.get('/api/admin/users');
-      const users = expectSuccess<{ data: unknown[] }>(response).data.map((item) => AdminUser.strict().parse(item));
+      const users = expectBody(response, AdminUsersResponse).data;
       const usernames = users.map((user) => user.username.toLowerCase());
       expect(usernames).toEqual([...usernames].sort());
       expect(users.find((user) => user.username === 'admin')).toMatchObject({ _id: admin.user._id, role: 'admin', disabled: false });
@@ -80,9 +76,14 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
     });
 
     it('creates a user (201) who can sign in', async () => {
-      const response = await admin.api.post('/api/admin/users', { username: 'Nueva.Usuaria', password: 'clave-segura', firstName: 'Nueva', lastName: 'Usuaria' });
-      const { data } = expectSuccess<{ data: AdminUser }>(response, 201);
-      expect(AdminUser.strict().parse(data)).toMatchObject({ username: 'Nueva.Usuaria', firstName: 'Nueva', lastName: 'Usuaria', role: 'user', disabled: false });
+      const response = await admin.api.post('/api/admin/users', {
+        username: 'Nueva.Usuaria',
+        password: 'clave-segura',
+        firstName: 'Nueva',
+        lastName: 'Usuaria',
+      });
+      const { data } = expectBody(response, AdminUserResponse, 201);
+      expect(data).toMatchObject({ username: 'Nueva.Usuaria', firstName: 'Nueva', lastName: 'Usuaria', role: 'user', disabled: false });
       expect(await listUsers()).toContainEqual(data);
       const { user } = await signIn(server.baseUrl, { username: 'nueva.usuaria', password: 'clave-segura' });
       expect(user._id).toBe(data._id);
@@ -113,7 +114,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
     it('changes names and role; a promoted user gets the admin calls, a demoted one loses them', async () => {
       const user = await createUser(server, admin.token);
       const response = await admin.api.put(`/api/admin/users/${user.user._id}`, { firstName: 'Jefa', lastName: 'Nueva', role: 'admin' });
-      expect(expectSuccess<{ data: AdminUser }>(response).data).toMatchObject({ _id: user.user._id, firstName: 'Jefa', lastName: 'Nueva', role: 'admin' });
+      expect(expectBody(response, AdminUserResponse).data).toMatchObject({ _id: user.user._id, firstName: 'Jefa', lastName: 'Nueva', role: 'admin' });
       // A change of names or role keeps the sessions, and takes effect at once.
       expectSuccess(await user.api.get('/api/admin/users'));
       expectSuccess(await admin.api.put(`/api/admin/users/${user.user._id}`, { role: 'user' }));
@@ -142,12 +143,12 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       const user = await createUser(server, admin.token);
       const socket = await openAuthenticatedSocket(server.wsUrl(SOCKET_PATH), user.token);
 
-      const { data } = expectSuccess<{ data: AdminUser }>(await admin.api.put(`/api/admin/users/${user.user._id}`, { disabled: true }));
+      const { data } = expectBody(await admin.api.put(`/api/admin/users/${user.user._id}`, { disabled: true }), AdminUserResponse);
       expect(data.disabled).toBe(true);
       expect((await waitForClose(socket)).code).toBe(SocketCloseCode.unauthorized);
       expectErrorResponse(await user.api.get('/api/profile'), 401);
       const refused = expectErrorResponse(await login(server.baseUrl, user.user.username, user.password), 401);
-      expect(refused).toContain('deshabilitada');
+      expect(refused).toBe('Usuario o contraseña incorrectos');
 
       expectSuccess(await admin.api.put(`/api/admin/users/${user.user._id}`, { disabled: false }));
       expect((await signIn(server.baseUrl, { username: user.user.username, password: user.password })).user._id).toBe(user.user._id);
@@ -163,7 +164,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       expect((await checkToken(server.baseUrl, user.token)).status).toBe(200);
     });
 
-    it("deletes a user with their visores, tree and sessions, and closes their sockets", async () => {
+    it('deletes a user with their visores, tree and sessions, and closes their sockets', async () => {
       const user = await createUser(server, admin.token);
       const visorA = await newVisor(user, { title: 'A' });
       const visorB = await newVisor(user, { title: 'B' });
@@ -185,7 +186,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       expectErrorResponse(await login(server.baseUrl, user.user.username, user.password), 401);
       expect((await listUsers()).map((item) => item._id)).not.toContain(user.user._id);
       // Other users' visores stay.
-      expect(expectSuccess<{ data: { title: string } }>(await demo.api.get(`/api/visores/${demoVisor}/get`)).data.title).toBe('De demo');
+      expect(expectBody(await demo.api.get(`/api/visores/${demoVisor}/get`), VisorResponse).data.title).toBe('De demo');
       expectErrorResponse(await admin.api.del(`/api/admin/users/${user.user._id}`), 404);
     });
   });
@@ -201,7 +202,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       await server?.close();
     });
 
-    const listUsers = async () => expectSuccess<{ data: AdminUser[] }>(await admin.api.get('/api/admin/users')).data;
+    const listUsers = async () => expectBody(await admin.api.get('/api/admin/users'), AdminUsersResponse).data;
     const refusals = (id: string) => ({
       demote: () => admin.api.put(`/api/admin/users/${id}`, { role: 'user' }),
       disable: () => admin.api.put(`/api/admin/users/${id}`, { disabled: true }),
@@ -224,7 +225,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       expectErrorResponse(await refusals(admin.user._id).demote(), 409);
 
       const second = await createUser(server, admin.token, { role: 'admin' });
-      const demoted = expectSuccess<{ data: AdminUser }>(await admin.api.put(`/api/admin/users/${admin.user._id}`, { role: 'user' }));
+      const demoted = expectBody(await admin.api.put(`/api/admin/users/${admin.user._id}`, { role: 'user' }), AdminUserResponse);
       expect(demoted.data.role).toBe('user');
       expectErrorResponse(await admin.api.get('/api/admin/users'), 403);
 
@@ -235,7 +236,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
         remove: () => second.api.del(`/api/admin/users/${second.user._id}`),
       };
       for (const [name, attempt] of Object.entries(secondRefusals)) expect((await attempt()).status, name).toBe(409);
-      const users = expectSuccess<{ data: AdminUser[] }>(await second.api.get('/api/admin/users')).data;
+      const users = expectBody(await second.api.get('/api/admin/users'), AdminUsersResponse).data;
       expect(users.find((user) => user._id === second.user._id)).toMatchObject({ role: 'admin', disabled: false });
 
       // And the first admin, promoted again, can be deleted by the second.
@@ -256,7 +257,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       await server?.close();
     });
 
-    const logs = async (query = '') => expectSuccess<LogPage>(await admin.api.get(`/api/admin/logs${query}`));
+    const logs = async (query = '') => expectBody(await admin.api.get(`/api/admin/logs${query}`), AdminLogsResponse);
     const everything = async () => {
       const page = await logs('?limit=200');
       expect(page.next_cursor).toBeNull();
@@ -274,7 +275,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       tick();
       expectSuccess(await demo.api.put(`/api/visores/${visorId}/check_option`, { option: 'public', value: true }));
       tick();
-      const copyId = expectSuccess<{ data: { id_visor: string } }>(await other.api.post(`/api/visores/${other.user._id}/${visorId}/clonar`)).data.id_visor;
+      const copyId = expectBody(await other.api.post(`/api/visores/${other.user._id}/${visorId}/clonar`), NewVisorResponse).data.id_visor;
       tick();
       expectSuccess(await saveTree(demo, [folder('F', [leaf(visorId)])]));
       tick();
@@ -291,8 +292,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       expectSuccess(await admin.api.del(`/api/admin/users/${extra.user._id}`));
 
       // Sign-ins and the creation of the users this test works with are not what it checks.
-      const isSetUp = (row: OperatorLogItem) =>
-        row.action === 'login' || (row.action === 'admin_user_create' && row.detail?.username !== extra.user.username);
+      const isSetUp = (row: OperatorLogItem) => row.action === 'login' || (row.action === 'admin_user_create' && row.detail?.username !== extra.user.username);
       const rows = (await everything()).filter((row) => !isSetUp(row));
       const who = (username: string, userId: string) => ({ username, user_id: userId });
       expect(rows.slice(0, 11).map((row) => ({ action: row.action, username: row.username, user_id: row.user_id }))).toEqual([
@@ -318,7 +318,15 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       expect(detail('admin_user_update')).toMatchObject({ user_id: extra.user._id, lastName: 'Cambiado', passwordReset: true });
       expect(detail('admin_user_delete')).toMatchObject({ user_id: extra.user._id, username: extra.user.username });
       for (const row of rows) {
-        expect(row).toEqual({ id: expect.any(String), at: expect.any(String), user_id: expect.any(String), username: expect.any(String), action: row.action, detail: row.detail, ip: '127.0.0.1' });
+        expect(row).toEqual({
+          id: expect.any(String),
+          at: expect.any(String),
+          user_id: expect.any(String),
+          username: expect.any(String),
+          action: row.action,
+          detail: row.detail,
+          ip: '127.0.0.1',
+        });
       }
     });
 
@@ -338,7 +346,7 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       let cursor: string | null = null;
       let pages = 0;
       do {
-        const page: LogPage = await logs(`?limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const page: AdminLogsResponse = await logs(`?limit=5${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
         expect(page.data.length).toBeLessThanOrEqual(5);
         seen.push(...page.data);
         cursor = page.next_cursor;
@@ -453,7 +461,18 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       const actions = new Set(rows.map((row) => row.action));
       for (const action of ['admin_user_create', 'admin_user_update', 'password_change', 'login', 'login_failed', 'logout']) expect(actions).toContain(action);
       const text = JSON.stringify(rows);
-      for (const secret of ['alta-secreta-1', 'reseteo-secreto-2', 'cambio-secreto-3', 'intento-secreto-4', ADMIN.password, DEMO.password, admin.token, user.token, again.token, 'scrypt$']) {
+      for (const secret of [
+        'alta-secreta-1',
+        'reseteo-secreto-2',
+        'cambio-secreto-3',
+        'intento-secreto-4',
+        ADMIN.password,
+        DEMO.password,
+        admin.token,
+        user.token,
+        again.token,
+        'scrypt$',
+      ]) {
         expect(text).not.toContain(secret);
       }
     });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { PublicUser } from '../../src/protocol/auth.js';
+import { CheckTokenResponse, LoginResponse } from '../../src/protocol/auth.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
-import { ADMIN, DEMO, checkToken, expectErrorResponse, login, logout, postJson, signIn } from './helpers.js';
+import { ADMIN, DEMO, checkToken, expectBody, expectErrorResponse, login, logout, postJson, signIn } from './helpers.js';
 
 const MINUTE = 60_000;
 
@@ -19,13 +19,12 @@ describe.each(databaseTargets())('auth API on $name', (target) => {
   describe('POST /api/login', () => {
     it('signs the demo user in with a token and the public user', async () => {
       const response = await login(server.baseUrl, DEMO.username, DEMO.password);
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({
+      expect(expectBody(response, LoginResponse)).toEqual({
         status: 'success',
         token: expect.any(String),
         user: { _id: expect.any(String), username: 'demo', firstName: 'Demo', lastName: 'Usuario', role: 'user' },
       });
-      const { token } = response.body as { token: string };
+      const { token } = expectBody(response, LoginResponse);
       expect(token.length).toBeGreaterThanOrEqual(22);
     });
 
@@ -64,9 +63,7 @@ describe.each(databaseTargets())('auth API on $name', (target) => {
     it('answers the user of a valid token', async () => {
       const { token, user } = await signIn(server.baseUrl);
       const response = await checkToken(server.baseUrl, token);
-      expect(response.status).toBe(200);
-      expect(response.body).toEqual({ status: 'success', user });
-      expect(PublicUser.strict().safeParse(user).success).toBe(true);
+      expect(expectBody(response, CheckTokenResponse)).toEqual({ status: 'success', user });
     });
 
     it('refuses an unknown token with 401', async () => {

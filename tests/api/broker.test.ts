@@ -8,9 +8,18 @@
 // broker's own one-second timer still revalues watched accounts and fills now and then at
 // random, so assertions hold whatever it does: they look at what changed, not how often.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Fill, Position, PositionsSnapshot } from '../../src/protocol/broker.js';
+import {
+  AdminPositionsResponse,
+  ConnectResponse,
+  FillsResponse,
+  PositionsResponse,
+  WarmingUpResponse,
+  type Fill,
+  type Position,
+  type PositionsSnapshot,
+} from '../../src/protocol/broker.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
-import { ADMIN, createUser, expectErrorResponse, expectSuccess, pollUntil, positionsOf, session, type Session } from './helpers.js';
+import { ADMIN, createUser, expectBody, expectErrorResponse, expectSuccess, pollUntil, positionsOf, session, type Session } from './helpers.js';
 
 const [sqlite] = databaseTargets();
 
@@ -34,7 +43,8 @@ describe('paper broker over HTTP on sqlite', () => {
   let demo: Session;
 
   beforeAll(async () => {
-    server = await startServer(sqlite!);
+    // BROKER_URLS names an address where nothing listens (port 1), to see it unreachable.
+    server = await startServer(sqlite!, { brokerUrls: ['https://127.0.0.1:1'] });
     admin = await session(server, ADMIN);
     demo = await session(server);
   });
@@ -47,7 +57,7 @@ describe('paper broker over HTTP on sqlite', () => {
 
   /** Connects the paper broker as `user`; returns the session id and its accounts. */
   async function connectPaper(user: Session): Promise<{ sessionId: string; accounts: string[] }> {
-    const body = expectSuccess<{ sessionId: string; accounts: string[] }>(await user.api.post('/api/primary/sessions/connect', { url: 'sim://' }));
+    const body = expectBody(await user.api.post('/api/primary/sessions/connect', { url: 'sim://' }), ConnectResponse);
     return { sessionId: body.sessionId, accounts: body.accounts };
   }
 
@@ -55,11 +65,10 @@ describe('paper broker over HTTP on sqlite', () => {
     return pollUntil(`fills of ${account}`, async () => {
       const response = await user.api.get(`/api/accounts/${account}/fills`);
       if (response.status === 202) {
-        expect(response.body).toEqual({ status: 'warming_up' });
+        expectBody(response, WarmingUpResponse, 202);
         return null;
       }
-      expect(response.status, response.text).toBe(200);
-      const body = response.body as { account: string; fills: Fill[] };
+      const body = expectBody(response, FillsResponse);
       expect(body.account).toBe(account);
       return body.fills;
     });
@@ -105,11 +114,11 @@ describe('paper broker over HTTP on sqlite', () => {
   describe('POST /api/primary/sessions/connect', () => {
     it("connects the paper broker with the user's demo account", async () => {
       const response = await demo.api.post('/api/primary/sessions/connect', { url: 'sim://', username: '', password: '' });
-      const body = expectSuccess<Record<string, unknown>>(response);
+      const body = expectBody(response, ConnectResponse);
       expect(body).toEqual({ status: 'success', sessionId: expect.stringMatching(/^\S{16,}$/), accounts: ['DEMO-DEMO'] });
 
       const other = await createUser(server, admin.token);
-      const theirs = expectSuccess<{ sessionId: string; accounts: string[] }>(await other.api.post('/api/primary/sessions/connect', { url: 'sim://' }));
+      const theirs = expectBody(await other.api.post('/api/primary/sessions/connect', { url: 'sim://' }), ConnectResponse);
       expect(theirs.accounts).toEqual([`DEMO-${other.user.username.toUpperCase()}`]);
       expect(theirs.sessionId).not.toBe(body.sessionId);
     });
@@ -127,7 +136,7 @@ describe('paper broker over HTTP on sqlite', () => {
       // local fake exchange); nothing listens on port 1, so the broker is unreachable.
       const response = await demo.api.post('/api/primary/sessions/connect', { url: 'https://127.0.0.1:1', username: 'someone', password: 'secret-pw' });
       const message = expectErrorResponse(response, 502);
-      expect(message).toMatch(/^No se pudo conectar con el broker: /);
+      expect(message).toBe('No se pudo conectar con el broker');
       expect(response.text).not.toContain('secret-pw');
     });
 
@@ -162,7 +171,7 @@ describe('paper broker over HTTP on sqlite', () => {
       expectErrorResponse(await intruder.api.post(`/api/accounts/${account}/watch-fills`, { sessionId }), 404);
       expectErrorResponse(await intruder.api.get(`/api/accounts/${account}/positions`), 404);
       expectErrorResponse(await owner.api.get(`/api/accounts/${account}/positions`), 404);
-      const listed = (await admin.api.get('/api/admin/positions')).body as { data: { sessionId: string; accounts: { watched: boolean }[] }[] };
+      const listed = expectBody(await admin.api.get('/api/admin/positions'), AdminPositionsResponse);
       expect(listed.data.find((entry) => entry.sessionId === sessionId)?.accounts).toEqual([expect.objectContaining({ account, watched: false })]);
 
       // The intruder's own session does not hold the owner's account.
@@ -200,7 +209,7 @@ describe('paper broker over HTTP on sqlite', () => {
 
       const first = await user.api.get(`/api/accounts/${account}/positions`);
       expect([200, 202]).toContain(first.status);
-      if (first.status === 202) expect(first.body).toEqual({ status: 'warming_up' });
+      if (first.status === 202) expectBody(first, WarmingUpResponse, 202);
 
       const snapshot = await positionsOf(user, account);
       expect(Object.keys(snapshot).sort()).toEqual(['account', 'as_of', 'broker', 'etag', 'positions']);
@@ -210,7 +219,7 @@ describe('paper broker over HTTP on sqlite', () => {
       expect(snapshot.positions.length).toBeGreaterThan(0);
 
       const response = await user.api.get(`/api/accounts/${account}/positions`);
-      const again = response.body as PositionsSnapshot;
+      const again = expectBody(response, PositionsResponse);
       expect(response.headers.get('etag')).toBe(`"${again.etag}"`);
 
       for (const position of snapshot.positions) {
@@ -245,7 +254,7 @@ describe('paper broker over HTTP on sqlite', () => {
         const current = await user.api.get(path);
         expect(current.status).toBe(200);
         const tag = current.headers.get('etag')!;
-        expect(tag).toBe(`"${(current.body as PositionsSnapshot).etag}"`);
+        expect(tag).toBe(`"${expectBody(current, PositionsResponse).etag}"`);
         const answer = await user.api.get(path, { headers: { 'if-none-match': tag } });
         if (answer.status === 200) {
           expect(answer.headers.get('etag')).not.toBe(tag);
@@ -274,8 +283,9 @@ describe('paper broker over HTTP on sqlite', () => {
       for (const header of ['"some-other-etag"', unquoted, '']) {
         const answer = await user.api.get(path, { headers: { 'if-none-match': header } });
         expect(answer.status, header).toBe(200);
-        expect((answer.body as PositionsSnapshot).account).toBe(account);
-        expect(answer.headers.get('etag')).toBe(`"${(answer.body as PositionsSnapshot).etag}"`);
+        const whole = expectBody(answer, PositionsResponse);
+        expect(whole.account).toBe(account);
+        expect(answer.headers.get('etag')).toBe(`"${whole.etag}"`);
       }
       // A matching etag does not open someone else's account.
       expect(expectErrorResponse(await intruder.api.get(path, { headers: { 'if-none-match': '*' } }), 404)).toBe(`La cuenta ${account} no existe o no es suya`);
@@ -329,7 +339,7 @@ describe('paper broker over HTTP on sqlite', () => {
       expect(expectSuccess(await user.api.post(`/api/accounts/${account}/watch-fills`, { sessionId }))).toEqual({ status: 'success', account });
       const first = await user.api.get(`/api/accounts/${account}/fills`);
       expect([200, 202]).toContain(first.status);
-      if (first.status === 202) expect(first.body).toEqual({ status: 'warming_up' });
+      if (first.status === 202) expectBody(first, WarmingUpResponse, 202);
       expect(Array.isArray(await fillsOf(user, account))).toBe(true);
     });
 
@@ -387,7 +397,10 @@ describe('paper broker over HTTP on sqlite', () => {
       for (const symbol of new Set(added.map((fill) => fill.instrumentId.symbol))) {
         const bought = added.filter((f) => f.instrumentId.symbol === symbol && f.side === 'BUY').reduce((sum, f) => sum + f.lastQty, 0);
         const sold = added.filter((f) => f.instrumentId.symbol === symbol && f.side === 'SELL').reduce((sum, f) => sum + f.lastQty, 0);
-        expect(sizes(end.snapshot, symbol), symbol).toEqual({ buy: sizes(start.snapshot, symbol).buy + bought, sell: sizes(start.snapshot, symbol).sell + sold });
+        expect(sizes(end.snapshot, symbol), symbol).toEqual({
+          buy: sizes(start.snapshot, symbol).buy + bought,
+          sell: sizes(start.snapshot, symbol).sell + sold,
+        });
       }
     });
   });
@@ -419,7 +432,7 @@ describe('paper broker over HTTP on sqlite', () => {
       const snapshot = await positionsOf(user, account);
 
       const response = await admin.api.get('/api/admin/positions');
-      const body = expectSuccess<{ data: Record<string, unknown>[] }>(response);
+      const body = expectBody(response, AdminPositionsResponse);
       const entry = body.data.find((item) => item.sessionId === sessionId);
       expect(entry).toMatchObject({
         user: user.user.username,
@@ -443,7 +456,7 @@ describe('paper broker over HTTP on sqlite', () => {
     const { sessionId, accounts } = await connectPaper(trader);
     expectSuccess(await trader.api.post(`/api/accounts/${accounts[0]}/watch`, { sessionId }));
     const listed = async () =>
-      expectSuccess<{ data: { sessionId: string }[] }>(await admin.api.get('/api/admin/positions')).data.some((entry) => entry.sessionId === sessionId);
+      expectBody(await admin.api.get('/api/admin/positions'), AdminPositionsResponse).data.some((entry) => entry.sessionId === sessionId);
     expect(await listed()).toBe(true);
     expectSuccess(await admin.api.del(`/api/admin/users/${trader.user._id}`));
     expect(await listed()).toBe(false);

@@ -1,16 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TreeNode } from '../../src/protocol/workspace.js';
+import { SaveTreeResponse, type TreeNode } from '../../src/protocol/workspace.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
-import { ADMIN, createUser, expectErrorResponse, expectSuccess, session, type Session } from './helpers.js';
-import { folder, getFavs, leaf, leafOfVisor, leavesOf, listVisores, newVisor, readTree, readVisor, saveTree } from './workspace.js';
+import { ADMIN, createUser, expectBody, expectErrorResponse, expectSuccess, session, type Session } from './helpers.js';
+import { folder, getFavs, leaf, leafOfVisor, leavesOf, listVisores, newVisor, readTree, readVisor, saveTree, workspaceOf } from './workspace.js';
 
 const ONE_MB = 1024 * 1024;
-
-interface SaveAnswer {
-  status: 'success';
-  version: number;
-  deleted: string[];
-}
 
 /** A chain of `depth` nested folders, the innermost holding `inner`. */
 function nested(depth: number, inner: TreeNode[] = []): TreeNode[] {
@@ -46,6 +40,26 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       expect(response.headers.get('etag')).toBe('"0"');
     });
 
+    it("answers 304 without a body when If-None-Match names the current version (the client's version check)", async () => {
+      const fresh = await freshUser();
+      const path = `/api/visores/${fresh.user._id}/folders`;
+      const saved = expectBody(await saveTree(fresh, [folder('V')]), SaveTreeResponse);
+      const current = `"${saved.version}"`;
+      for (const header of [current, `W/${current}`, `"99", ${current}`, '*']) {
+        const unchanged = await fresh.api.get(path, { headers: { 'if-none-match': header } });
+        expect(unchanged.status, header).toBe(304);
+        expect(unchanged.text).toBe('');
+        expect(unchanged.headers.get('etag')).toBe(current);
+      }
+      // Another device saved since: the whole tree, with the new version.
+      const older = `"${saved.version - 1}"`;
+      const changed = await fresh.api.get(path, { headers: { 'if-none-match': older } });
+      expect(expectSuccess(changed)).toEqual({ status: 'success', data: [folder('V')], version: saved.version });
+      expect(changed.headers.get('etag')).toBe(current);
+      // Someone else's tree stays forbidden, whatever the header says.
+      expectErrorResponse(await admin.api.get(path, { headers: { 'if-none-match': '*' } }), 403);
+    });
+
     it('saves folders and leaves and answers the next version; the leaves take their fields from the visores', async () => {
       const a = await newVisor(user, { title: 'Alfa', emoji: '🅰️', color: 'red' });
       const b = await newVisor(user, { title: 'Beta' });
@@ -55,8 +69,8 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
         folder('F3'),
       ];
       const response = await saveTree(user, nodes);
-      const answer = expectSuccess<SaveAnswer>(response);
-      expect(answer).toEqual({ status: 'success', version: before.version + 1, deleted: [] });
+      const answer = expectBody(response, SaveTreeResponse);
+      expect(answer).toEqual({ status: 'success', version: before.version + 1, deleted: [], workspace: await workspaceOf(user) });
       expect(response.headers.get('etag')).toBe(`"${answer.version}"`);
 
       const alfa = await readVisor(user, a);
@@ -72,8 +86,8 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
     it('bumps the version on every save', async () => {
       const { version } = await readTree(user);
       // With the version read: this user's tree may hold visores that these saves drop.
-      const first = expectSuccess<SaveAnswer>(await saveTree(user, [folder('X')], version));
-      const second = expectSuccess<SaveAnswer>(await saveTree(user, [folder('X'), folder('Y')], first.version));
+      const first = expectBody(await saveTree(user, [folder('X')], version), SaveTreeResponse);
+      const second = expectBody(await saveTree(user, [folder('X'), folder('Y')], first.version), SaveTreeResponse);
       expect([first.version, second.version]).toEqual([version + 1, version + 2]);
       expect(await readTree(user)).toEqual({ nodes: [folder('X'), folder('Y')], version: version + 2 });
     });
@@ -125,7 +139,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       const fresh = await freshUser();
       const id = await newVisor(fresh, { title: 'Uno' });
       const other = await newVisor(fresh, { title: 'Otro' });
-      const saved = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('F', [leaf(id)]), leaf(other)]));
+      const saved = expectBody(await saveTree(fresh, [folder('F', [leaf(id)]), leaf(other)]), SaveTreeResponse);
 
       expectSuccess(await fresh.api.put(`/api/visores/${id}`, { title: 'Dos', emoji: '✌️', color: 'green' }));
       const afterChange = await readTree(fresh);
@@ -179,9 +193,9 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
     it('saves with the current version, bare or quoted; refuses a stale one with 412 and changes nothing', async () => {
       const fresh = await freshUser();
       const v0 = (await readTree(fresh)).version;
-      const v1 = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('A')], v0)).version;
-      const v2 = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('B')], `"${v1}"`)).version;
-      const v3 = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('C')], `W/"${v2}"`)).version;
+      const v1 = expectBody(await saveTree(fresh, [folder('A')], v0), SaveTreeResponse).version;
+      const v2 = expectBody(await saveTree(fresh, [folder('B')], `"${v1}"`), SaveTreeResponse).version;
+      const v3 = expectBody(await saveTree(fresh, [folder('C')], `W/"${v2}"`), SaveTreeResponse).version;
       expect([v1, v2, v3]).toEqual([v0 + 1, v0 + 2, v0 + 3]);
 
       for (const stale of [v2, `"${v1}"`, v3 + 1]) {
@@ -196,7 +210,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       expectSuccess(await saveTree(fresh, [folder('Base')]));
       const { version } = await readTree(fresh);
 
-      const first = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('Tab1')], version));
+      const first = expectBody(await saveTree(fresh, [folder('Tab1')], version), SaveTreeResponse);
       expectErrorResponse(await saveTree(fresh, [folder('Tab2')], version), 412);
       expect(await readTree(fresh)).toEqual({ nodes: [folder('Tab1')], version: first.version });
     });
@@ -208,10 +222,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       // Round 0 races on a user whose tree row does not exist yet.
       for (let round = 0; round < 8; round++) {
         const { version } = await readTree(fresh);
-        const trees = [
-          [folder(`One${round}`, [leaf(a), leaf(b)])],
-          [folder(`Two${round}`, [leaf(b)]), leaf(a)],
-        ];
+        const trees = [[folder(`One${round}`, [leaf(a), leaf(b)])], [folder(`Two${round}`, [leaf(b)]), leaf(a)]];
         const answers = await Promise.all(trees.map((nodes) => saveTree(fresh, nodes, version)));
         const statuses = answers.map((response) => response.status);
         expect(statuses.sort(), `round ${round}`).toEqual([200, 412]);
@@ -219,7 +230,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
         expectErrorResponse(answers[1 - winner]!, 412);
         const saved = await readTree(fresh);
         expect(saved.version).toBe(version + 1);
-        expect(saved.version).toBe((answers[winner]!.body as SaveAnswer).version);
+        expect(saved.version).toBe(expectBody(answers[winner]!, SaveTreeResponse).version);
         const ids = (nodes: TreeNode[]) => nodes.map((node) => ('folder_id' in node ? node.folder_id : node.visor_id));
         expect(ids(saved.nodes), `round ${round}`).toEqual(ids(trees[winner]!));
       }
@@ -230,13 +241,13 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       const fresh = await freshUser();
       expectSuccess(await saveTree(fresh, [folder('A')]));
       expectSuccess(await saveTree(fresh, [folder('B')]));
-      const answer = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('Unconditional')]));
+      const answer = expectBody(await saveTree(fresh, [folder('Unconditional')]), SaveTreeResponse);
       expect(await readTree(fresh)).toEqual({ nodes: [folder('Unconditional')], version: answer.version });
     });
 
     it.each([['abc'], ['1.5'], ['-1'], ['"x"'], ['3, 4']])('refuses a malformed If-Match (%s) with 400 and changes nothing', async (header) => {
       const fresh = await freshUser();
-      const saved = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('Keep')]));
+      const saved = expectBody(await saveTree(fresh, [folder('Keep')]), SaveTreeResponse);
       expect(expectErrorResponse(await saveTree(fresh, [], header), 400)).toContain('If-Match');
       expect(await readTree(fresh)).toEqual({ nodes: [folder('Keep')], version: saved.version });
     });
@@ -245,10 +256,15 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
   describe('deleting from the tree', () => {
     it('deletes the visores of a dropped folder, nested ones included, in the same save', async () => {
       const fresh = await freshUser();
-      const [v1, v2, v3, keep] = [await newVisor(fresh, { title: 'v1' }), await newVisor(fresh, { title: 'v2' }), await newVisor(fresh, { title: 'v3' }), await newVisor(fresh, { title: 'keep' })];
-      const placed = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('Gone', [leaf(v1), folder('Inner', [leaf(v2), leaf(v3)])]), leaf(keep)]));
+      const [v1, v2, v3, keep] = [
+        await newVisor(fresh, { title: 'v1' }),
+        await newVisor(fresh, { title: 'v2' }),
+        await newVisor(fresh, { title: 'v3' }),
+        await newVisor(fresh, { title: 'keep' }),
+      ];
+      const placed = expectBody(await saveTree(fresh, [folder('Gone', [leaf(v1), folder('Inner', [leaf(v2), leaf(v3)])]), leaf(keep)]), SaveTreeResponse);
 
-      const answer = expectSuccess<SaveAnswer>(await saveTree(fresh, [leaf(keep)], placed.version));
+      const answer = expectBody(await saveTree(fresh, [leaf(keep)], placed.version), SaveTreeResponse);
       expect(answer.deleted.sort()).toEqual([v1, v2, v3].sort());
       for (const id of [v1, v2, v3]) expectErrorResponse(await fresh.api.get(`/api/visores/${id}/get`), 404);
       expect((await listVisores(fresh)).map((visor) => visor.visor_id)).toEqual([keep]);
@@ -260,7 +276,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
     it('refuses a save that would delete visores without If-Match (428), and changes nothing', async () => {
       const fresh = await freshUser();
       const id = await newVisor(fresh, { title: 'Colocado en otra pestaña' });
-      const placed = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('A', [leaf(id)])]));
+      const placed = expectBody(await saveTree(fresh, [folder('A', [leaf(id)])]), SaveTreeResponse);
       const message = expectErrorResponse(await saveTree(fresh, [folder('A')]), 428);
       expect(message).toContain('If-Match');
       expect((await readVisor(fresh, id)).title).toBe('Colocado en otra pestaña');
@@ -271,7 +287,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       const fresh = await freshUser();
       const id = await newVisor(fresh);
       expectSuccess(await saveTree(fresh, [folder('From', [leaf(id)]), folder('To')]));
-      const answer = expectSuccess<SaveAnswer>(await saveTree(fresh, [folder('To', [leaf(id)])]));
+      const answer = expectBody(await saveTree(fresh, [folder('To', [leaf(id)])]), SaveTreeResponse);
       expect(answer.deleted).toEqual([]);
       expect((await readVisor(fresh, id)).visor_id).toBe(id);
     });
@@ -286,7 +302,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       expect(await readTree(fresh)).toEqual(tree);
     });
 
-    it('deletes nothing and keeps the tree when the save fails: a visor that is not the user\'s', async () => {
+    it("deletes nothing and keeps the tree when the save fails: a visor that is not the user's", async () => {
       const fresh = await freshUser();
       const stranger = await freshUser();
       const id = await newVisor(fresh);
@@ -372,7 +388,16 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       ['more than 5,000 nodes at the root', Array.from({ length: 5001 }, (_, i) => folder(`R${i}`)), '5000'],
       [
         'more than 5,000 nodes in all',
-        [folder('P', Array.from({ length: 2500 }, (_, i) => folder(`P${i}`))), folder('Q', Array.from({ length: 2500 }, (_, i) => folder(`Q${i}`)))],
+        [
+          folder(
+            'P',
+            Array.from({ length: 2500 }, (_, i) => folder(`P${i}`)),
+          ),
+          folder(
+            'Q',
+            Array.from({ length: 2500 }, (_, i) => folder(`Q${i}`)),
+          ),
+        ],
         '5000',
       ],
     ])('refuses %s with 400 naming the problem, and writes nothing', async (_case, nodes, naming) => {
@@ -383,14 +408,23 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
 
     it('accepts a tree 16 levels deep', async () => {
       const fresh = await freshUser();
-      const answer = expectSuccess<SaveAnswer>(await saveTree(fresh, nested(16)));
+      const answer = expectBody(await saveTree(fresh, nested(16)), SaveTreeResponse);
       expect((await readTree(fresh)).nodes).toEqual(nested(16));
       expect(answer.version).toBe(1);
     });
 
     it('accepts exactly 5,000 nodes', async () => {
       const fresh = await freshUser();
-      const nodes = [folder('P', Array.from({ length: 2499 }, (_, i) => folder(`P${i}`))), folder('Q', Array.from({ length: 2499 }, (_, i) => folder(`Q${i}`)))];
+      const nodes = [
+        folder(
+          'P',
+          Array.from({ length: 2499 }, (_, i) => folder(`P${i}`)),
+        ),
+        folder(
+          'Q',
+          Array.from({ length: 2499 }, (_, i) => folder(`Q${i}`)),
+        ),
+      ];
       expectSuccess(await saveTree(fresh, nodes));
       expect((await readTree(fresh)).nodes).toEqual(nodes);
     });

@@ -4,13 +4,33 @@ import type { IncomingMessage } from 'node:http';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { ErrorResponse, LoginResponse, type PublicUser } from '../../src/protocol/auth.js';
-import type { PositionsSnapshot } from '../../src/protocol/broker.js';
+import { PositionsResponse, WarmingUpResponse, type PositionsSnapshot } from '../../src/protocol/broker.js';
+import { AuthenticatedEvent, PongEvent } from '../../src/protocol/socket.js';
+import { z } from '../../src/protocol/zod.js';
 
 export const DEMO = { username: 'demo', password: 'demo1234' } as const;
 export const ADMIN = { username: 'admin', password: 'admin1234' } as const;
 
 /** How long a helper waits for an event before failing with a clear message. */
 const WAIT_MS = 5_000;
+
+// ---------------------------------------------------------------- shapes
+
+/**
+ * Fails the test, listing zod's issues with their paths, when `body` does not parse with the
+ * protocol's (strict) schema: a field missing, of another type, or one the schema does not
+ * name. The schema must describe the body as it is: parsing may not change it (no default
+ * filled in, no string trimmed). Returns the body, typed by the schema.
+ */
+export function expectShape<S extends z.ZodType>(schema: S, body: unknown, what = 'the body'): z.output<S> {
+  const result = schema.safeParse(body);
+  if (!result.success) {
+    const issues = result.error.issues.map((issue) => `  - ${issue.path.map(String).join('.') || '(root)'}: ${issue.message} [${issue.code}]`);
+    expect.fail(`${what} does not match its schema:\n${issues.join('\n')}\n${JSON.stringify(body).slice(0, 2000)}`);
+  }
+  expect(result.data, `parsing ${what} changed it: the schema does not describe it as sent`).toEqual(body);
+  return body as z.output<S>;
+}
 
 // ---------------------------------------------------------------- HTTP
 
@@ -66,13 +86,10 @@ export function login(baseUrl: string, username: string, password: string): Prom
 }
 
 /** Signs in and returns the token and user; fails the test when sign-in does not succeed. */
-export async function signIn(
-  baseUrl: string,
-  credentials: { username: string; password: string } = DEMO,
-): Promise<{ token: string; user: PublicUser }> {
+export async function signIn(baseUrl: string, credentials: { username: string; password: string } = DEMO): Promise<{ token: string; user: PublicUser }> {
   const response = await login(baseUrl, credentials.username, credentials.password);
   expect(response.status, response.text).toBe(200);
-  const { token, user } = LoginResponse.parse(response.body);
+  const { token, user } = expectShape(LoginResponse, response.body);
   return { token, user };
 }
 
@@ -99,7 +116,7 @@ export function expectNoStackTrace(text: string): void {
 export function expectErrorResponse(response: ApiResponse, status: number): string {
   expect(response.status, response.text).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  const { message } = ErrorResponse.strict().parse(response.body);
+  const { message } = expectShape(ErrorResponse, response.body, `the ${status} body`);
   expect(message.trim()).not.toBe('');
   expectNoStackTrace(response.text);
   return message;
@@ -137,6 +154,13 @@ export function expectSuccess<T = Record<string, unknown>>(response: ApiResponse
   expect(response.status, response.text).toBe(status);
   expect(response.body, response.text).toMatchObject({ status: expect.stringMatching(/^(?:success|ok)$/) });
   return response.body as T;
+}
+
+/** Expects the status (200 unless told), a JSON body and that the body has the schema's shape; returns it typed. */
+export function expectBody<S extends z.ZodType>(response: ApiResponse, schema: S, status = 200): z.output<S> {
+  expect(response.status, response.text).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return expectShape(schema, response.body, `the ${status} body`);
 }
 
 /** A signed-in user with their token and a ready `api`. */
@@ -315,18 +339,16 @@ export function sendJson(socket: WebSocket, message: unknown): void {
 }
 
 /** Sends the auth message and expects the 'authenticated' answer; returns it. */
-export async function authenticate(socket: WebSocket, token: string): Promise<unknown> {
+export async function authenticate(socket: WebSocket, token: string): Promise<AuthenticatedEvent> {
   sendJson(socket, { action: 'auth', token });
-  const message = await nextMessage(socket);
-  expect(message).toMatchObject({ event: 'authenticated' });
-  return message;
+  return expectShape(AuthenticatedEvent, await nextMessage(socket), 'the answer to auth');
 }
 
 /** Sends a ping and expects the pong carrying the same requestId: proof the socket still works. */
 export async function expectPong(socket: WebSocket, requestId: string): Promise<void> {
   sendJson(socket, { action: 'ping', requestId });
-  const message = await nextMessage(socket);
-  expect(message).toMatchObject({ event: 'pong', requestId });
+  const message = expectShape(PongEvent, await nextMessage(socket), 'the answer to ping');
+  expect(message.requestId).toBe(requestId);
   expect(socket.readyState).toBe(WebSocket.OPEN);
 }
 
@@ -368,11 +390,10 @@ export async function positionsOf(user: Session, account: string, timeoutMs?: nu
     async () => {
       const response = await user.api.get(`/api/accounts/${account}/positions`);
       if (response.status === 202) {
-        expect(response.body).toEqual({ status: 'warming_up' });
+        expectBody(response, WarmingUpResponse, 202);
         return null;
       }
-      expect(response.status, response.text).toBe(200);
-      return response.body as PositionsSnapshot;
+      return expectBody(response, PositionsResponse);
     },
     timeoutMs,
   );

@@ -5,20 +5,21 @@
 // PostgreSQL variant would test nothing more. The harness clock is frozen, so the
 // simulator's timer makes no ticks by itself; tests move the market with feeds.advance().
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  ExpirationResponse,
+  FeedResponse,
+  FeedsResponse,
+  FormulaSymbolsResponse,
+  HistoryResponse,
+  InstrumentsResponse,
+  IntradayResponse,
+  SearchResponse,
+  type IntradayCandle,
+  type PrimaryInstrument,
+} from '../../src/protocol/market.js';
 import type { TestServer } from './harness.js';
 import { startServer } from './harness.js';
-import {
-  ADMIN,
-  api,
-  authenticate,
-  expectErrorResponse,
-  expectSuccess,
-  nextMessage,
-  openSocket,
-  sendJson,
-  session,
-  type Session,
-} from './helpers.js';
+import { ADMIN, api, authenticate, expectBody, expectErrorResponse, nextMessage, openSocket, sendJson, session, type Session } from './helpers.js';
 
 const SQLITE = { name: 'sqlite' } as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -44,32 +45,7 @@ function lastWeekdayOf(code: string): string {
   return compactDay(day);
 }
 
-interface PrimaryInstrument {
-  instrumentId: { marketId: string; symbol: string };
-  cficode: string;
-  segment: { marketSegmentId: string; marketId: string };
-  securityDescription: string;
-  currency: string;
-  minPriceIncrement: number;
-  contractMultiplier: number;
-  instrumentPricePrecision: number;
-  maturityDate?: string;
-}
-
-interface MinuteCandle {
-  time: number;
-  open: number;
-  high: number;
-  low: number;
-  close: number;
-  volume: number;
-}
-
-interface DailyCandle extends Omit<MinuteCandle, 'time'> {
-  time: string;
-}
-
-function expectCoherentCandle(candle: Omit<MinuteCandle, 'time'>): void {
+function expectCoherentCandle(candle: Omit<IntradayCandle, 'time'>): void {
   expect(candle.low, JSON.stringify(candle)).toBeLessThanOrEqual(Math.min(candle.open, candle.close));
   expect(candle.high, JSON.stringify(candle)).toBeGreaterThanOrEqual(Math.max(candle.open, candle.close));
   expect(candle.low, JSON.stringify(candle)).toBeGreaterThan(0);
@@ -101,7 +77,7 @@ describe('market REST on sqlite', () => {
     server.app.ctx.market.feeds.advance('rofex', 2000);
     server.app.ctx.market.feeds.advance('tv', 2000);
     demo = await session(server);
-    const body = expectSuccess<{ instruments: PrimaryInstrument[] }>(await demo.api.get('/api/visores/primary/instruments'));
+    const body = expectBody(await demo.api.get('/api/visores/primary/instruments'), InstrumentsResponse);
     instruments = body.instruments;
   });
   afterAll(async () => {
@@ -127,8 +103,7 @@ describe('market REST on sqlite', () => {
   });
 
   describe('POST /api/visores/search', () => {
-    const search = async (symbol: string) =>
-      expectSuccess<{ data: { symbol: string; description: string }[] }>(await demo.api.post('/api/visores/search', { symbol })).data;
+    const search = async (symbol: string) => expectBody(await demo.api.post('/api/visores/search', { symbol }), SearchResponse).data;
 
     it('ranks the exact ticker first, then its other lines', async () => {
       const results = await search('al30');
@@ -182,23 +157,23 @@ describe('market REST on sqlite', () => {
     const formula = (text: string) => demo.api.post('/api/search_symbols_formula', { formula: text });
 
     it('lists the symbols of a MEP formula and says it has operators', async () => {
-      const { data } = expectSuccess<{ data: unknown }>(await formula('BYMA:AL30 / BYMA:AL30D'));
+      const { data } = expectBody(await formula('BYMA:AL30 / BYMA:AL30D'), FormulaSymbolsResponse);
       expect(data).toEqual({ symbols: ['BYMA:AL30', 'BYMA:AL30D'], parses: true, hasOperators: true, unknown: [] });
     });
 
     it('reads futures symbols (a / before a month code is part of the symbol) and numbers', async () => {
       const [near, far] = dollarFutures(instruments).map((instrument) => instrument.instrumentId.symbol);
-      const { data } = expectSuccess<{ data: unknown }>(await formula(`(ROFEX:${far} - ROFEX:${near}) / ROFEX:${near} * 100`));
+      const { data } = expectBody(await formula(`(ROFEX:${far} - ROFEX:${near}) / ROFEX:${near} * 100`), FormulaSymbolsResponse);
       expect(data).toEqual({ symbols: [`ROFEX:${far}`, `ROFEX:${near}`], parses: true, hasOperators: true, unknown: [] });
     });
 
     it('says a lone symbol has no operators', async () => {
-      const { data } = expectSuccess<{ data: unknown }>(await formula('BYMA:GGAL'));
+      const { data } = expectBody(await formula('BYMA:GGAL'), FormulaSymbolsResponse);
       expect(data).toEqual({ symbols: ['BYMA:GGAL'], parses: true, hasOperators: false, unknown: [] });
     });
 
     it('lists a symbol the catalogue does not know in `unknown`', async () => {
-      const { data } = expectSuccess<{ data: unknown }>(await formula('BYMA:AL30 / BYMA:NOEXISTE'));
+      const { data } = expectBody(await formula('BYMA:AL30 / BYMA:NOEXISTE'), FormulaSymbolsResponse);
       expect(data).toEqual({ symbols: ['BYMA:AL30', 'BYMA:NOEXISTE'], parses: true, hasOperators: true, unknown: ['BYMA:NOEXISTE'] });
     });
 
@@ -228,16 +203,16 @@ describe('market REST on sqlite', () => {
       for (const future of futures) {
         const symbol = future.instrumentId.symbol;
         const expected = lastWeekdayOf(symbol.slice(4));
-        expect(expectSuccess(await expiration(symbol)), symbol).toMatchObject({ expiration: expected });
-        expect(expectSuccess(await expiration(`ROFEX:${symbol}`)), symbol).toMatchObject({ expiration: expected });
+        expect(expectBody(await expiration(symbol), ExpirationResponse), symbol).toMatchObject({ expiration: expected });
+        expect(expectBody(await expiration(`ROFEX:${symbol}`), ExpirationResponse), symbol).toMatchObject({ expiration: expected });
       }
     });
 
     it("answers an option's expiry: its underlying future's", async () => {
       const option = instruments.find((instrument) => /^O[CP]AFXS$/.test(instrument.cficode))!;
       const underlying = option.instrumentId.symbol.split(' ')[0]!;
-      const { expiration: expected } = expectSuccess<{ expiration: string }>(await expiration(underlying));
-      expect(expectSuccess(await expiration(option.instrumentId.symbol))).toMatchObject({ expiration: expected });
+      const { expiration: expected } = expectBody(await expiration(underlying), ExpirationResponse);
+      expect(expectBody(await expiration(option.instrumentId.symbol), ExpirationResponse)).toMatchObject({ expiration: expected });
     });
 
     it.each([['DLR/DIC99'], ['ROFEX:NADA/ENE27']])('answers 404 for an unknown contract %s, naming it', async (name) => {
@@ -255,7 +230,7 @@ describe('market REST on sqlite', () => {
 
   describe('POST /api/get_intradia', () => {
     const intraday = (symbol: string, date: string) => demo.api.post('/api/get_intradia', { symbol, date });
-    const candlesOf = async (symbol: string, date: string) => expectSuccess<{ data: MinuteCandle[] }>(await intraday(symbol, date)).data;
+    const candlesOf = async (symbol: string, date: string) => expectBody(await intraday(symbol, date), IntradayResponse).data;
 
     it('answers 360 minute candles from 14:00 to 19:59 UTC for a past weekday, coherent and in order', async () => {
       const day = dayBefore(server.clock.now(), isWeekday);
@@ -278,7 +253,7 @@ describe('market REST on sqlite', () => {
       const symbol = 'BYMA:AL30';
       const day = dayBefore(server.clock.now(), isWeekday);
       const candles = await candlesOf(symbol, isoDay(day));
-      const { data: daily } = expectSuccess<{ data: DailyCandle[] }>(await demo.api.post('/api/visores/search/symbol/history', { symbol, limit: 10 }));
+      const { data: daily } = expectBody(await demo.api.post('/api/visores/search/symbol/history', { symbol, limit: 10 }), HistoryResponse);
       const sameDay = daily.find((candle) => candle.time === isoDay(day));
       expect(sameDay).toBeDefined();
       expect(candles.at(-1)!.close).toBe(sameDay!.close);
@@ -306,7 +281,7 @@ describe('market REST on sqlite', () => {
 
     it('answers exactly `limit` weekday candles, oldest first, the last closing at the live price', async () => {
       const symbol = 'MERV - XMEV - GGAL - 24hs';
-      const { data } = expectSuccess<{ data: DailyCandle[] }>(await history({ symbol: 'BYMA:GGAL', limit: 30 }));
+      const { data } = expectBody(await history({ symbol: 'BYMA:GGAL', limit: 30 }), HistoryResponse);
       expect(data).toHaveLength(30);
       data.forEach((candle, i) => {
         expect(candle.time).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -329,12 +304,12 @@ describe('market REST on sqlite', () => {
         after = livePrice(symbol);
       }
       expect(after).not.toBe(before);
-      const { data } = expectSuccess<{ data: DailyCandle[] }>(await history({ symbol, limit: 5 }));
+      const { data } = expectBody(await history({ symbol, limit: 5 }), HistoryResponse);
       expect(data.at(-1)!.close).toBe(after);
     });
 
     it('gives the most candles allowed, 2520', async () => {
-      const { data } = expectSuccess<{ data: DailyCandle[] }>(await history({ symbol: 'BYMA:AL30', limit: 2520 }));
+      const { data } = expectBody(await history({ symbol: 'BYMA:AL30', limit: 2520 }), HistoryResponse);
       expect(data).toHaveLength(2520);
       expect(new Set(data.map((candle) => candle.time)).size).toBe(2520);
     });
@@ -370,7 +345,9 @@ describe('market REST on sqlite', () => {
       }
       const symbols = instruments.map((instrument) => instrument.instrumentId.symbol);
       expect(new Set(symbols).size).toBe(symbols.length);
-      expect(symbols).toEqual(expect.arrayContaining(['I.RFX20', 'I.MERVAL', 'MERV - XMEV - AL30 - CI', 'MERV - XMEV - AL30D - 24hs', 'MERV - XMEV - GD30C - 24hs']));
+      expect(symbols).toEqual(
+        expect.arrayContaining(['I.RFX20', 'I.MERVAL', 'MERV - XMEV - AL30 - CI', 'MERV - XMEV - AL30D - 24hs', 'MERV - XMEV - GD30C - 24hs']),
+      );
     });
 
     it('lists 12 dollar futures for consecutive months from the first one not yet expired, multiplier 1000 in ARS', () => {
@@ -416,7 +393,7 @@ describe("today's intraday candles on sqlite", () => {
     const intraday = async () => {
       // Signed in at each step: the clock jumps over the idle limit of a session.
       const demo = await session(server);
-      return expectSuccess<{ data: MinuteCandle[] }>(await demo.api.post('/api/get_intradia', { symbol: 'BYMA:YPFD', date: isoDay(day) })).data;
+      return expectBody(await demo.api.post('/api/get_intradia', { symbol: 'BYMA:YPFD', date: isoDay(day) }), IntradayResponse).data;
     };
 
     moveTo(13 * 60 + 59);
@@ -440,19 +417,6 @@ describe("today's intraday candles on sqlite", () => {
   });
 });
 
-interface FeedRow {
-  /** The process that runs the feed. */
-  process: string | null;
-  name: string;
-  source: string;
-  state: 'running' | 'stopped';
-  rate: number;
-  ticksPerSecond: number;
-  clients: number;
-  subscribedSymbols: number;
-  lastError: string | null;
-}
-
 describe('admin feeds on sqlite', () => {
   let server: TestServer;
   let admin: Session;
@@ -466,11 +430,11 @@ describe('admin feeds on sqlite', () => {
     await server?.close();
   });
 
-  const feedList = async () => expectSuccess<{ data: FeedRow[] }>(await admin.api.get('/api/admin/feeds')).data;
+  const feedList = async () => expectBody(await admin.api.get('/api/admin/feeds'), FeedsResponse).data;
   const feed = async (name: string) => (await feedList()).find((row) => row.name === name)!;
 
   it('lists the two data centers, rofex and tv, with their state and figures', async () => {
-    const listed = expectSuccess<{ data: FeedRow[]; self: string; processes: unknown[] }>(await admin.api.get('/api/admin/feeds'));
+    const listed = expectBody(await admin.api.get('/api/admin/feeds'), FeedsResponse);
     const rows = listed.data;
     expect(rows.map((row) => row.name)).toEqual(['rofex', 'tv']);
     // One process runs both feeds, and it is the one that answered.
@@ -502,8 +466,8 @@ describe('admin feeds on sqlite', () => {
 
   it('stops and starts a feed; a stopped feed makes no ticks, a running one makes `rate` a second', async () => {
     const { hub } = server.app.ctx.market;
-    expect(expectSuccess<{ data: FeedRow }>(await admin.api.put('/api/admin/feeds/tv', { rate: 10 })).data.rate).toBe(10);
-    expect(expectSuccess<{ data: FeedRow }>(await admin.api.post('/api/admin/feeds/rofex/stop')).data.state).toBe('stopped');
+    expect(expectBody(await admin.api.put('/api/admin/feeds/tv', { rate: 10 }), FeedResponse).data.rate).toBe(10);
+    expect(expectBody(await admin.api.post('/api/admin/feeds/rofex/stop'), FeedResponse).data.state).toBe('stopped');
     expect((await feedList()).map((row) => [row.name, row.state])).toEqual([
       ['rofex', 'stopped'],
       ['tv', 'running'],
@@ -517,7 +481,7 @@ describe('admin feeds on sqlite', () => {
     await vi.waitFor(() => expect(hub.published - start).toBeGreaterThanOrEqual(20), { timeout: 5000 });
     expect(hub.published - start).toBe(20); // tv's 10 a second, nothing from rofex
 
-    expect(expectSuccess<{ data: FeedRow }>(await admin.api.post('/api/admin/feeds/rofex/start')).data.state).toBe('running');
+    expect(expectBody(await admin.api.post('/api/admin/feeds/rofex/start'), FeedResponse).data.state).toBe('running');
     expect((await feed('rofex')).state).toBe('running');
     const restarted = hub.published;
     server.clock.advance(1000);
@@ -526,7 +490,7 @@ describe('admin feeds on sqlite', () => {
   });
 
   it('sets the rate of a feed; refuses a bad rate with 400 and an unknown feed with 404', async () => {
-    expect(expectSuccess<{ data: FeedRow }>(await admin.api.put('/api/admin/feeds/tv', { rate: 10 })).data).toMatchObject({ name: 'tv', rate: 10 });
+    expect(expectBody(await admin.api.put('/api/admin/feeds/tv', { rate: 10 }), FeedResponse).data).toMatchObject({ name: 'tv', rate: 10 });
     expect((await feed('tv')).rate).toBe(10);
     expect((await feed('rofex')).rate).toBe(server.config.simulator.ticksPerSecond);
 
@@ -559,7 +523,8 @@ describe('admin feeds on sqlite', () => {
   });
 
   it('counts the market sockets and the symbols they watch on each feed', async () => {
-    const future = server.app.ctx.market.catalogue.instruments.find((instrument) => instrument.kind === 'future' && instrument.product === 'DLR')!.instrumentId.symbol;
+    const future = server.app.ctx.market.catalogue.instruments.find((instrument) => instrument.kind === 'future' && instrument.product === 'DLR')!.instrumentId
+      .symbol;
     const subscribe = async (socket: Awaited<ReturnType<typeof openSocket>>, symbol: string) => {
       sendJson(socket, { action: 'subscribe', symbol });
       expect(await nextMessage(socket)).toHaveProperty([symbol]);

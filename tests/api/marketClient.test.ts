@@ -4,6 +4,7 @@
 // here in Node on the `ws` package, through the same OpenSocket seam as in the browser.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createHttpClient } from '../../src/shared/http.js';
 import type { MarketStatus, TabMessage, TabPort } from '../../src/workers/api.js';
 import { createConnectivityCheck } from '../../src/workers/connectivity.js';
 import { createMarketService, type MarketService } from '../../src/workers/market.js';
@@ -29,9 +30,14 @@ describe('data worker market service against the server', () => {
   const inbox = new Map<string, TabMessage[]>();
 
   const serverClients = () => [...server.app.ctx.market.clients];
-  const serverSymbols = () => serverClients().flatMap((client) => [...client.instruments()].map((instrument) => instrument.instrumentId.symbol)).sort();
+  const serverSymbols = () =>
+    serverClients()
+      .flatMap((client) => [...client.instruments()].map((instrument) => instrument.instrumentId.symbol))
+      .sort();
   const dollarFutures = () =>
-    server.app.ctx.market.catalogue.instruments.filter((instrument) => instrument.kind === 'future' && instrument.product === 'DLR').map((instrument) => instrument.instrumentId.symbol);
+    server.app.ctx.market.catalogue.instruments
+      .filter((instrument) => instrument.kind === 'future' && instrument.product === 'DLR')
+      .map((instrument) => instrument.instrumentId.symbol);
   const statusOf = (tabId: string): MarketStatus | undefined =>
     (inbox.get(tabId) ?? []).flatMap((message) => (message.type === 'market-status' ? [message.status] : [])).at(-1);
   const lastTick = (tabId: string, symbol: string) =>
@@ -48,9 +54,8 @@ describe('data worker market service against the server', () => {
     inbox.clear();
     market = createMarketService({
       socketUrl: server.wsUrl('/ws/market'),
-      apiBase: `${server.baseUrl}/api`,
+      http: createHttpClient({ fetch: (url, init) => fetch(url, init), baseUrl: `${server.baseUrl}/api`, getToken: () => token }),
       openSocket: openWsSocket,
-      fetch: (url, init) => fetch(url, init),
       locks: null,
       quoteTable: null,
       log: quiet,
@@ -111,13 +116,13 @@ describe('data worker market service against the server', () => {
   });
 
   it("checks connectivity against the server's own health route, without signing in", async () => {
-    const check = createConnectivityCheck({ fetch: (url, init) => fetch(url, init), apiBase: `${server.baseUrl}/api` });
+    const check = createConnectivityCheck({ http: createHttpClient({ fetch: (url, init) => fetch(url, init), baseUrl: `${server.baseUrl}/api` }) });
     await expect(check()).resolves.toBe(true);
     const head = await fetch(`${server.baseUrl}/api/health`, { method: 'HEAD' });
     expect(head.status).toBe(204);
     expect(head.headers.get('cache-control')).toBe('no-store');
     // Nothing listens there once the server is gone.
-    const gone = createConnectivityCheck({ fetch: (url, init) => fetch(url, init), apiBase: 'http://127.0.0.1:9/api' });
+    const gone = createConnectivityCheck({ http: createHttpClient({ fetch: (url, init) => fetch(url, init), baseUrl: 'http://127.0.0.1:9/api' }) });
     await expect(gone()).resolves.toBe(false);
   });
 

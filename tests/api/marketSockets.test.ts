@@ -2,15 +2,20 @@
 // who opened it and what it watches (end-to-end tests use it to see one socket per browser).
 // Across processes on Redis: redis.test.ts.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { MarketSocketsResponse } from '../../src/protocol/market.js';
 import { startServer, type TestServer } from './harness.js';
-import { ADMIN, api, expectErrorResponse, expectSuccess, nextMessageWhere, openAuthenticatedSocket, pollUntil, sendJson, session, type Session } from './helpers.js';
-
-interface SocketRow {
-  process: string;
-  user: { id: string; username: string };
-  openedAt: number;
-  symbols: string[];
-}
+import {
+  ADMIN,
+  api,
+  expectBody,
+  expectErrorResponse,
+  nextMessageWhere,
+  openAuthenticatedSocket,
+  pollUntil,
+  sendJson,
+  session,
+  type Session,
+} from './helpers.js';
 
 describe('admin: open market sockets', () => {
   let server: TestServer;
@@ -25,7 +30,7 @@ describe('admin: open market sockets', () => {
     await server?.close();
   });
 
-  const sockets = async () => expectSuccess<{ data: SocketRow[] }>(await admin.api.get('/api/admin/market/sockets')).data;
+  const sockets = async () => expectBody(await admin.api.get('/api/admin/market/sockets'), MarketSocketsResponse).data;
 
   it('lists each authenticated socket with its user and subscribed symbols, and forgets it once closed', async () => {
     expect(await sockets()).toEqual([]);

@@ -9,13 +9,15 @@
 // that consecutive pushes differ, and that what is pushed is what GET positions answers.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
-import type { PositionsPush, PositionsSnapshot } from '../../src/protocol/broker.js';
+import { AdminPositionsResponse, ConnectResponse, PositionsPushMessage, type PositionsPush, type PositionsSnapshot } from '../../src/protocol/broker.js';
 import { MAX_PUSHED_SNAPSHOT_BYTES, pushOf } from '../../server/ws/positions.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import {
   ADMIN,
   createUser,
+  expectBody,
   expectPong,
+  expectShape,
   expectSuccess,
   nextMessage,
   nextMessageWhere,
@@ -61,7 +63,7 @@ describe('positions socket on sqlite', () => {
   /** A fresh user whose paper account is watched and has its first snapshot. */
   async function watchedUser(): Promise<{ user: Session; account: string }> {
     const user = await createUser(server, admin.token);
-    const connected = expectSuccess<{ sessionId: string; accounts: string[] }>(await user.api.post('/api/primary/sessions/connect', { url: 'sim://' }));
+    const connected = expectBody(await user.api.post('/api/primary/sessions/connect', { url: 'sim://' }), ConnectResponse);
     const account = connected.accounts[0]!;
     expectSuccess(await user.api.post(`/api/accounts/${account}/watch`, { sessionId: connected.sessionId }));
     await positionsOf(user, account);
@@ -77,8 +79,7 @@ describe('positions socket on sqlite', () => {
   function pushIn(message: unknown, channel: string): PositionsPush | null {
     if (typeof message !== 'object' || message == null || 'event' in message) return null;
     expect(Object.keys(message)).toEqual([channel]);
-    const push = (message as Record<string, PositionsPush>)[channel]!;
-    expect(push).toMatchObject({ type: 'positions', etag: expect.any(String), as_of: expect.any(String) });
+    const push = expectShape(PositionsPushMessage, message, 'the push')[channel]!;
     expect(Object.keys(push).sort()).toEqual(['as_of', 'data', 'etag', 'type']);
     expect(push.data!.etag).toBe(push.etag);
     expect(push.data!.as_of).toBe(push.as_of);
@@ -87,7 +88,7 @@ describe('positions socket on sqlite', () => {
 
   /** Subscribers of an account, as the admin's positions page counts them. */
   async function subscribersOf(account: string): Promise<number> {
-    const body = (await admin.api.get('/api/admin/positions')).body as { data: { accounts: { account: string; subscribers: number }[] }[] };
+    const body = expectBody(await admin.api.get('/api/admin/positions'), AdminPositionsResponse);
     return body.data.flatMap((entry) => entry.accounts).find((entry) => entry.account === account)!.subscribers;
   }
 

@@ -7,8 +7,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { PositionsSnapshot } from '../../src/protocol/broker.js';
+import { createHttpClient } from '../../src/shared/http.js';
 import { createEventLog } from '../../src/workers/eventLog.js';
-import { createPositionsSocket, type CachedPositions, type PositionsSocket } from '../../src/workers/positionsSocket.js';
+import type { CachedPositions } from '../../src/workers/positionsAccounts.js';
+import { createPositionsSocket, type PositionsSocket } from '../../src/workers/positionsSocket.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, createUser, expectSuccess, pollUntil, session, type Session } from './helpers.js';
 
@@ -34,10 +36,9 @@ describe('positions worker factory against the server', () => {
     const log = createEventLog({ console: { info: () => undefined, warn: () => undefined, error: () => undefined } });
     const positions = createPositionsSocket({
       url: server.wsUrl('/ws/positions'),
-      apiBase: `${server.baseUrl}/api`,
       getToken: () => user.token,
       WebSocket,
-      fetch,
+      http: createHttpClient({ fetch: (url, init) => fetch(url, init), baseUrl: `${server.baseUrl}/api`, getToken: () => user.token, credentials: 'include' }),
       log,
     });
     started.push(positions);

@@ -32,7 +32,8 @@ describe('broker sessions on a Primary API', () => {
 
   beforeAll(async () => {
     exchange = await startFakePrimary();
-    server = await startServer(sqlite!);
+    // BROKER_URLS names the fake exchange (and the closed port 1), or they are refused.
+    server = await startServer(sqlite!, { brokerUrls: [new URL(exchange.baseUrl).origin, 'http://127.0.0.1:1'] });
     ({ token } = await signIn(server.baseUrl));
   });
   afterAll(async () => {
@@ -49,11 +50,11 @@ describe('broker sessions on a Primary API', () => {
   it('answers the broker refusal for wrong credentials, and 502 for a broker it cannot reach', async () => {
     const refused = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, username: exchange.credentials.username, password: 'wrong' });
     expect(refused.status).toBe(401);
-    expect(refused.body.message).toMatch(/^El broker rechazó la conexión/);
+    expect(refused.body.message).toBe('El broker no aceptó el usuario o la contraseña');
     expect(JSON.stringify(refused.body)).not.toContain('wrong');
     const unreachable = await call('POST', '/primary/sessions/connect', { url: 'http://127.0.0.1:1/', username: 'x', password: 'y' });
     expect(unreachable.status).toBe(502);
-    expect(unreachable.body.message).toMatch(/^No se pudo conectar con el broker/);
+    expect(unreachable.body.message).toBe('No se pudo conectar con el broker');
   });
 
   it("serves the account's positions from the broker and its fills from order reports", async () => {
@@ -96,14 +97,39 @@ describe('broker sessions on a Primary API', () => {
       const list = response.status === 200 ? (response.body.fills as unknown[]) : [];
       return list.length > 0 ? list : null;
     });
-    expect(fills).toEqual([expect.objectContaining({ execId: 'E1', clOrdId: 'C1', side: 'BUY', lastQty: 2, lastPx: 1512, status: 'FILLED', accountId: { id: 'REM2747' } })]);
+    expect(fills).toEqual([
+      expect.objectContaining({ execId: 'E1', clOrdId: 'C1', side: 'BUY', lastQty: 2, lastPx: 1512, status: 'FILLED', accountId: { id: 'REM2747' } }),
+    ]);
 
     // A partial fill keeps its status; a report sent again is one fill; an order that is only
     // accepted is none.
-    const report = { orderId: 'O2', clOrdId: 'C2', accountId: { id: 'REM2747' }, instrumentId: { marketId: 'ROFX', symbol: 'DLR/ENE27' }, price: 1560, orderQty: 5, ordType: 'LIMIT', side: 'SELL', timeInForce: 'DAY', transactTime: '20261122-13:12:00.000-0300', text: '' } as const;
+    const report = {
+      orderId: 'O2',
+      clOrdId: 'C2',
+      accountId: { id: 'REM2747' },
+      instrumentId: { marketId: 'ROFX', symbol: 'DLR/ENE27' },
+      price: 1560,
+      orderQty: 5,
+      ordType: 'LIMIT',
+      side: 'SELL',
+      timeInForce: 'DAY',
+      transactTime: '20261122-13:12:00.000-0300',
+      text: '',
+    } as const;
     exchange.pushOrderReport({ ...report, execId: 'E2', avgPx: 1560, lastPx: 1560, lastQty: 3, cumQty: 3, leavesQty: 2, status: 'PARTIALLY_FILLED' });
     exchange.pushOrderReport({ ...report, execId: 'E2', avgPx: 1560, lastPx: 1560, lastQty: 3, cumQty: 3, leavesQty: 2, status: 'PARTIALLY_FILLED' });
-    exchange.pushOrderReport({ ...report, orderId: 'O3', clOrdId: 'C3', execId: 'E3', avgPx: 0, lastPx: 0, lastQty: 0, cumQty: 0, leavesQty: 5, status: 'NEW' });
+    exchange.pushOrderReport({
+      ...report,
+      orderId: 'O3',
+      clOrdId: 'C3',
+      execId: 'E3',
+      avgPx: 0,
+      lastPx: 0,
+      lastQty: 0,
+      cumQty: 0,
+      leavesQty: 5,
+      status: 'NEW',
+    });
     exchange.pushOrderReport({ ...report, execId: 'E4', avgPx: 1560, lastPx: 1560, lastQty: 2, cumQty: 5, leavesQty: 0, status: 'FILLED' });
     const all = await until(async () => {
       const list = (await call('GET', '/accounts/REM2747/fills')).body.fills as { execId: string }[];
@@ -116,7 +142,7 @@ describe('broker sessions on a Primary API', () => {
     ]);
   });
 
-  it("keeps a broker session to the user who connected it", async () => {
+  it('keeps a broker session to the user who connected it', async () => {
     const { body } = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials });
     const admin = await signIn(server.baseUrl, { username: 'admin', password: 'admin1234' });
     const response = await fetch(`${server.baseUrl}/api/accounts/REM2747/watch`, {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ProfileResponse } from '../../src/protocol/admin.js';
 import { SocketCloseCode } from '../../src/protocol/socket.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import {
@@ -8,6 +9,7 @@ import {
   api,
   checkToken,
   createUser,
+  expectBody,
   expectErrorResponse,
   expectPong,
   expectSuccess,
@@ -56,7 +58,7 @@ describe.each(databaseTargets())('profile API on $name', (target) => {
       const response = await user.api.put('/api/profile', { firstName: '  Ana ', lastName: 'Pérez' });
       expect(expectSuccess(response)).toEqual({ status: 'success', data: { ...user.user, firstName: 'Ana', lastName: 'Pérez' } });
 
-      expect(expectSuccess<{ data: unknown }>(await user.api.get('/api/profile')).data).toMatchObject({ firstName: 'Ana', lastName: 'Pérez' });
+      expect(expectBody(await user.api.get('/api/profile'), ProfileResponse).data).toMatchObject({ firstName: 'Ana', lastName: 'Pérez' });
       expect((await checkToken(server.baseUrl, user.token)).body).toMatchObject({ user: { firstName: 'Ana', lastName: 'Pérez' } });
       const again = await signIn(server.baseUrl, { username: user.user.username, password: user.password });
       expect(again.user).toMatchObject({ firstName: 'Ana', lastName: 'Pérez', role: 'user' });
@@ -77,8 +79,8 @@ describe.each(databaseTargets())('profile API on $name', (target) => {
         const field = Object.keys(body)[2]!;
         expect(expectErrorResponse(await user.api.put('/api/profile', body), 400)).toContain(field);
       }
-      expect(expectSuccess<{ data: unknown }>(await user.api.get('/api/profile')).data).toEqual(user.user);
-      expect(expectSuccess<{ data: unknown }>(await admin.api.get('/api/profile')).data).toEqual(admin.user);
+      expect(expectBody(await user.api.get('/api/profile'), ProfileResponse).data).toEqual(user.user);
+      expect(expectBody(await admin.api.get('/api/profile'), ProfileResponse).data).toEqual(admin.user);
     });
 
     it.each([
@@ -89,7 +91,7 @@ describe.each(databaseTargets())('profile API on $name', (target) => {
     ])('refuses %s with 400 naming it, and changes nothing', async (_case, body, field) => {
       const user = await createUser(server, admin.token);
       expect(expectErrorResponse(await user.api.put('/api/profile', body), 400)).toContain(field);
-      expect(expectSuccess<{ data: unknown }>(await user.api.get('/api/profile')).data).toEqual(user.user);
+      expect(expectBody(await user.api.get('/api/profile'), ProfileResponse).data).toEqual(user.user);
     });
   });
 
@@ -141,7 +143,7 @@ describe.each(databaseTargets())('profile API on $name', (target) => {
       expect((await waitForClose(otherSocket)).code).toBe(SocketCloseCode.unauthorized);
 
       // The session that made the change goes on, and so does another user's.
-      expect(expectSuccess<{ data: unknown }>(await user.api.get('/api/profile')).data).toEqual(user.user);
+      expect(expectBody(await user.api.get('/api/profile'), ProfileResponse).data).toEqual(user.user);
       await expectPong(currentSocket, 'still-here');
       await expectPong(bystanderSocket, 'not-touched');
       expect((await checkToken(server.baseUrl, bystander.token)).status).toBe(200);

@@ -31,7 +31,11 @@ function hubPair(): [RedisHub, RedisHub] {
   return pair;
 }
 
-const update = (symbol: string, price: number) => ({ instrumentId: { marketId: 'ROFEX', symbol }, marketData: { LA: { price, size: 1, date: price } }, timestamp: price });
+const update = (symbol: string, price: number) => ({
+  instrumentId: { marketId: 'ROFEX', symbol },
+  marketData: { LA: { price, size: 1, date: price } },
+  timestamp: price,
+});
 
 describe.runIf(redisUrl)('Redis hub', () => {
   it('delivers a process its own updates at once and once, and another process through Redis', async () => {
@@ -51,7 +55,7 @@ describe.runIf(redisUrl)('Redis hub', () => {
     await pollUntil('both updates on the other process', () => (other.length === 2 ? true : null));
     expect(other.map(([md]) => md.LA?.price)).toEqual([1500, 1501]);
     // The JSON handed on is the state itself, without the publisher's tag.
-    expect(other.map(([md, json]) => JSON.parse(json!) as MarketData).map((md) => md.LA?.price)).toEqual([1500, 1501]);
+    expect(other.map(([, json]) => JSON.parse(json!) as MarketData).map((md) => md.LA?.price)).toEqual([1500, 1501]);
     expect(other[1]![1]).toBe(JSON.stringify(other[1]![0]));
     // Let the echoes come back: they are dropped, not delivered a second time.
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TITLE_REQUIRED, visorLink, type Visor } from '../../src/protocol/workspace.js';
+import {
+  DeleteVisorResponse,
+  NewVisorResponse,
+  SaveTreeResponse,
+  TITLE_REQUIRED,
+  ToggleFavResponse,
+  UpdateVisorResponse,
+  visorLink,
+  type Visor,
+} from '../../src/protocol/workspace.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
-import { ADMIN, api, createUser, expectErrorResponse, expectSuccess, session, type Session } from './helpers.js';
-import { SECTIONS, folder, getFavs, leaf, leafOfVisor, leavesOf, listVisores, newVisor, readTree, readVisor, saveTree } from './workspace.js';
+import { ADMIN, api, createUser, expectBody, expectErrorResponse, expectSuccess, session, type Session } from './helpers.js';
+import { SECTIONS, folder, getFavs, leaf, leafOfVisor, leavesOf, listVisores, newVisor, readTree, readVisor, saveTree, workspaceOf } from './workspace.js';
 
 const ONE_MB = 1024 * 1024;
 const NOT_FOUND = 'El visor no existe';
@@ -196,7 +205,7 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
 
       const response = await user.api.del(`/api/visores/${gone}`);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ status: 'ok' });
+      expect(response.body).toEqual({ status: 'ok', workspace: await workspaceOf(user) });
 
       expectErrorResponse(await user.api.get(`/api/visores/${gone}/get`), 404);
       expect((await listVisores(user)).map((visor) => visor.visor_id)).toEqual([stays]);
@@ -216,7 +225,8 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       const start = await readTree(user);
 
       expect(expectSuccess(await user.api.get(favPath))).toEqual({ status: 'success', data: { fav: false } });
-      expect(expectSuccess(await user.api.put(favPath))).toEqual({ status: 'success', data: { fav: true } });
+      const toggled = expectSuccess(await user.api.put(favPath));
+      expect(toggled).toEqual({ status: 'success', data: { fav: true }, workspace: await workspaceOf(user) });
       expect(expectSuccess(await user.api.get(favPath))).toEqual({ status: 'success', data: { fav: true } });
       expect((await readVisor(user, id)).fav).toBe(true);
       const faved = await readTree(user);
@@ -224,7 +234,8 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       expect(leavesOf(faved.nodes)).toEqual([expect.objectContaining({ visor_id: id, fav: true })]);
       expect(await getFavs(user)).toEqual({ visores: [{ visor_id: id, emoji: '⭐', title: 'Favorito' }], folders: [] });
 
-      expect(expectSuccess(await user.api.put(favPath))).toEqual({ status: 'success', data: { fav: false } });
+      const untoggled = expectSuccess(await user.api.put(favPath));
+      expect(untoggled).toEqual({ status: 'success', data: { fav: false }, workspace: await workspaceOf(user) });
       expect((await readVisor(user, id)).fav).toBe(false);
       expect(leavesOf((await readTree(user)).nodes)).toEqual([expect.objectContaining({ visor_id: id, fav: false })]);
       expect(await getFavs(user)).toEqual({ visores: [], folders: [] });
@@ -271,7 +282,15 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       expect(copyId).not.toBe(source);
 
       const copy = await readVisor(user, copyId);
-      expect(copy).toMatchObject({ owner: user.user._id, title: 'Original (copia)', emoji: '🧭', color: 'teal', fav: false, public: false, secciones: SECTIONS });
+      expect(copy).toMatchObject({
+        owner: user.user._id,
+        title: 'Original (copia)',
+        emoji: '🧭',
+        color: 'teal',
+        fav: false,
+        public: false,
+        secciones: SECTIONS,
+      });
       const tree = await readTree(user);
       expect(tree.nodes[tree.nodes.length - 1]).toEqual(leafOfVisor(copy));
       // The source is untouched.
@@ -284,10 +303,56 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
     });
   });
 
+  describe('every write answers the workspace as it left it (one round trip per write)', () => {
+    it('new, change, favourite, clone, tree save and delete: the stored tree, its version and the favourites; the visor where one was made or changed', async () => {
+      const user = await createUser(server, admin.token);
+      expectSuccess(await saveTree(user, [folder('F', [], { fav: true })]));
+
+      // Created inside a favourite folder: the favourites answered hold the folder with its new leaf.
+      const created = expectBody(await user.api.post(`/api/visores/${user.user._id}/new`, { title: 'Nuevo', folder_id: 'F' }), NewVisorResponse);
+      const id = created.data.id_visor;
+      expect(created.data.visor).toEqual(await readVisor(user, id));
+      expect(created.workspace).toEqual(await workspaceOf(user));
+      expect(created.workspace.tree).toEqual([folder('F', [leafOfVisor(created.data.visor)], { fav: true })]);
+      expect(created.workspace.favourites.folders).toEqual(created.workspace.tree);
+
+      const unplaced = expectBody(await user.api.post(`/api/visores/${user.user._id}/new`, { title: 'Suelto' }), NewVisorResponse);
+      expect(unplaced.workspace).toEqual(created.workspace);
+
+      const changed = expectBody(await user.api.put(`/api/visores/${id}`, { title: 'Cambiado' }), UpdateVisorResponse);
+      expect(changed.data).toEqual(await readVisor(user, id));
+      expect(changed.workspace).toEqual(await workspaceOf(user));
+      expect(leavesOf(changed.workspace.tree)).toEqual([leafOfVisor(changed.data)]);
+
+      const faved = expectBody(await user.api.put(`/api/visores/${user.user._id}/${id}/fav`), ToggleFavResponse);
+      expect(faved.data).toEqual({ fav: true });
+      expect(faved.workspace).toEqual(await workspaceOf(user));
+      expect(faved.workspace.favourites.visores).toEqual([{ visor_id: id, emoji: '', title: 'Cambiado' }]);
+
+      const cloned = expectBody(await user.api.post(`/api/visores/${user.user._id}/${id}/clonar`), NewVisorResponse);
+      expect(cloned.data.visor).toEqual(await readVisor(user, cloned.data.id_visor));
+      expect(cloned.workspace).toEqual(await workspaceOf(user));
+      expect(cloned.workspace.tree.at(-1)).toEqual(leafOfVisor(cloned.data.visor));
+
+      // A tree save that drops the clone's leaf, and takes the favourite off the folder and the visor.
+      const before = await readTree(user);
+      const nodes = [folder('F', [leaf(id, { fav: false })])];
+      const saved = expectBody(await saveTree(user, nodes, before.version), SaveTreeResponse);
+      expect(saved.deleted).toEqual([cloned.data.id_visor]);
+      expect(saved.workspace).toEqual(await workspaceOf(user));
+      expect(saved.workspace).toMatchObject({ version: saved.version, favourites: { visores: [], folders: [] } });
+      expect(saved.workspace.tree).toEqual([folder('F', [leafOfVisor(await readVisor(user, id))])]);
+
+      const deleted = expectBody(await user.api.del(`/api/visores/${id}`), DeleteVisorResponse);
+      expect(deleted.workspace).toEqual(await workspaceOf(user));
+      expect(deleted.workspace.tree).toEqual([folder('F')]);
+    });
+  });
+
   describe('verify_owner_visor', () => {
     const verify = (who: Session, visorId: string) => who.api.post(`/api/visores/${who.user._id}/${visorId}/verify_owner_visor`);
 
-    it('answers true for an own visor, and false for another user\'s, public or not, and for one that does not exist', async () => {
+    it("answers true for an own visor, and false for another user's, public or not, and for one that does not exist", async () => {
       const own = await newVisor(demo);
       const foreignPrivate = await newVisor(other);
       const foreignPublic = await newVisor(other);

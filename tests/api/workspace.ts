@@ -1,7 +1,20 @@
 // Workspace calls and sample data shared by the visores and folder-tree API tests.
 import { expect } from 'vitest';
-import { visorLink, type FolderNode, type Section, type TreeNode, type Visor, type VisorNode } from '../../src/protocol/workspace.js';
-import { expectSuccess, type ApiResponse, type Session } from './helpers.js';
+import {
+  FavsResponse,
+  FolderTreeResponse,
+  NewVisorResponse,
+  VisorListResponse,
+  VisorResponse,
+  visorLink,
+  type FolderNode,
+  type Section,
+  type TreeNode,
+  type Visor,
+  type VisorNode,
+  type WorkspaceState,
+} from '../../src/protocol/workspace.js';
+import { expectBody, type ApiResponse, type Session } from './helpers.js';
 
 /** One section of each type, with every config field set. */
 export const SECTIONS: Section[] = [
@@ -45,22 +58,20 @@ export const SECTIONS: Section[] = [
 /** POST /api/visores/{userId}/new; returns the new visor's id. */
 export async function newVisor(who: Session, body: Record<string, unknown> = {}): Promise<string> {
   const response = await who.api.post(`/api/visores/${who.user._id}/new`, { title: 'Visor de prueba', ...body });
-  const { data } = expectSuccess<{ data: { id_visor: string } }>(response);
-  expect(typeof data.id_visor).toBe('string');
-  return data.id_visor;
+  return expectBody(response, NewVisorResponse).data.id_visor;
 }
 
 export async function readVisor(who: Session, visorId: string): Promise<Visor> {
-  return expectSuccess<{ data: Visor }>(await who.api.get(`/api/visores/${visorId}/get`)).data;
+  return expectBody(await who.api.get(`/api/visores/${visorId}/get`), VisorResponse).data;
 }
 
 export async function listVisores(who: Session): Promise<Visor[]> {
-  return expectSuccess<{ data: Visor[] }>(await who.api.get(`/api/visores/${who.user._id}`)).data;
+  return expectBody(await who.api.get(`/api/visores/${who.user._id}`), VisorListResponse).data;
 }
 
 export async function readTree(who: Session): Promise<{ nodes: TreeNode[]; version: number }> {
   const response = await who.api.get(`/api/visores/${who.user._id}/folders`);
-  const { data, version } = expectSuccess<{ data: TreeNode[]; version: number }>(response);
+  const { data, version } = expectBody(response, FolderTreeResponse);
   expect(response.headers.get('etag')).toBe(`"${version}"`);
   return { nodes: data, version };
 }
@@ -71,10 +82,14 @@ export function saveTree(who: Session, nodes: unknown, ifMatch?: number | string
   return who.api.put(`/api/visores/${who.user._id}/folders`, nodes, { headers });
 }
 
-export async function getFavs(who: Session): Promise<{ visores: { visor_id: string; emoji: string; title: string }[]; folders: FolderNode[] }> {
-  return expectSuccess<{ data: { visores: { visor_id: string; emoji: string; title: string }[]; folders: FolderNode[] } }>(
-    await who.api.get(`/api/visores/${who.user._id}/getFavs`),
-  ).data;
+export async function getFavs(who: Session): Promise<FavsResponse['data']> {
+  return expectBody(await who.api.get(`/api/visores/${who.user._id}/getFavs`), FavsResponse).data;
+}
+
+/** The workspace as a client reads it (tree, version, favourites): what every write must answer. */
+export async function workspaceOf(who: Session): Promise<WorkspaceState> {
+  const tree = await readTree(who);
+  return { tree: tree.nodes, version: tree.version, favourites: await getFavs(who) };
 }
 
 export function folder(folderId: string, sub: TreeNode[] = [], extra: Partial<FolderNode> = {}): FolderNode {

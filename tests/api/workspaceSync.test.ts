@@ -6,12 +6,15 @@
 // SQLite only: the HTTP contract is the same on both databases (folders.test.ts covers them).
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { VisoresDb } from '../../src/data/db.js';
+import { VisoresDb } from '../../src/shared/db.js';
+import { createHttpClient } from '../../src/shared/http.js';
 import { workspaceQueries } from '../../src/data/workspace.js';
 import { TREE_CHANGE_MESSAGES } from '../../src/lib/treeChanges.js';
 import type { TreeNode } from '../../src/protocol/workspace.js';
 import { createEventLog } from '../../src/workers/eventLog.js';
-import { createWorkspaceSync, type WorkspaceSession } from '../../src/workers/sync.js';
+import type { WorkerSession } from '../../src/workers/api.js';
+import { createWorkspaceSync } from '../../src/workers/sync.js';
+import { CHECK_AFTER_MS } from '../../src/workers/syncRefresh.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, createUser, expectSuccess, session, type Session } from './helpers.js';
 import { folder, getFavs, leaf, leafOfVisor, newVisor, readTree, readVisor, saveTree } from './workspace.js';
@@ -37,10 +40,20 @@ describe('workspace sync against the server', () => {
 
   function syncFor(user: Session, database = new VisoresDb(`sync-test-${++dbCount}`)) {
     databases.push(database);
-    const current: { session: WorkspaceSession | null } = { session: { token: user.token, userId: user.user._id } };
+    const current: { session: WorkerSession | null; now: number } = { session: { token: user.token, userId: user.user._id }, now: Date.now() };
     const log = createEventLog({ console: { info: () => undefined, warn: () => undefined, error: () => undefined } });
-    const sync = createWorkspaceSync({ db: database, fetch, apiBase: `${server.baseUrl}/api`, getSession: () => current.session, log });
-    return { sync, database, log, current, userId: user.user._id };
+    /** Every request the sync made, as `METHOD path`. */
+    const requests: string[] = [];
+    const http = createHttpClient({
+      fetch: (url, init) => {
+        requests.push(`${init.method} ${url.slice(server.baseUrl.length)}`);
+        return fetch(url, init);
+      },
+      baseUrl: `${server.baseUrl}/api`,
+      getToken: () => current.session?.token ?? null,
+    });
+    const sync = createWorkspaceSync({ db: database, http, getSession: () => current.session, log, now: () => current.now });
+    return { sync, database, log, current, requests, userId: user.user._id };
   }
 
   /** The cached tree equals the server's, version included. */
@@ -107,9 +120,12 @@ describe('workspace sync against the server', () => {
     await sync.refresh();
     const before = await workspaceQueries.tree(database, userId);
 
-    expect(await sync.updateVisor('0123456789abcdef0123456789abcdef', { title: 'x' })).toEqual({ ok: false, error: { code: 'not_found', message: 'El visor no existe' } });
+    expect(await sync.updateVisor('0123456789abcdef0123456789abcdef', { title: 'x' })).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'El visor no existe', status: 404 },
+    });
     const invalid = await sync.createVisor({ title: '   ' }, null);
-    expect(invalid).toEqual({ ok: false, error: { code: 'invalid', message: 'El título no puede estar vacío' } });
+    expect(invalid).toEqual({ ok: false, error: { code: 'invalid', message: 'El título no puede estar vacío', status: 400 } });
     const missingFolder = await sync.createVisor({ title: 'Sin carpeta' }, 'NOPE');
     expect(missingFolder.ok).toBe(false);
     if (!missingFolder.ok) expect(missingFolder.error.message).toContain('NOPE');
@@ -147,6 +163,68 @@ describe('workspace sync against the server', () => {
     expect(await workspaceQueries.favourites(database, userId)).toEqual({ userId, visores: [], folders: [] });
   });
 
+  it('makes one round trip per write: create, rename, favourite, delete, add folder, drag', async () => {
+    const user = await createUser(server, admin.token);
+    expectSuccess(await saveTree(user, [folder('A'), folder('B')]));
+    const { sync, database, requests } = syncFor(user);
+    await sync.refresh();
+
+    /** The requests `write` made. */
+    const counted = async (write: () => Promise<{ ok: boolean }>) => {
+      const before = requests.length;
+      expect(await write()).toMatchObject({ ok: true });
+      return requests.slice(before);
+    };
+    let visorId = '';
+    const trips = {
+      create: await counted(async () => {
+        const created = await sync.createVisor({ title: 'Uno' }, 'A');
+        if (created.ok) visorId = created.value.visorId;
+        return created;
+      }),
+      rename: await counted(() => sync.updateVisor(visorId, { title: 'Uno bis' })),
+      favourite: await counted(() => sync.toggleVisorFavourite(visorId)),
+      addFolder: await counted(() => sync.changeTree({ kind: 'addFolder', parentId: null, name: 'C', emoji: '' })),
+      drag: await counted(() => sync.changeTree({ kind: 'move', node: { kind: 'visor', id: visorId }, parentId: 'B', index: 0 })),
+      delete: await counted(() => sync.deleteVisor(visorId)),
+    };
+    expect(Object.fromEntries(Object.entries(trips).map(([name, made]) => [name, made.length]))).toEqual({
+      create: 1,
+      rename: 1,
+      favourite: 1,
+      addFolder: 1,
+      drag: 1,
+      delete: 1,
+    });
+    await expectTreeInStep(user, database);
+  });
+
+  it("checks the tree's version when a tab comes back after a while: 304 while unchanged, the whole workspace after another device's change", async () => {
+    const user = await createUser(server, admin.token);
+    const { sync, database, requests, current, userId } = syncFor(user);
+    expect(await sync.refresh()).toMatchObject({ ok: true });
+    const path = `/api/visores/${userId}`;
+    expect(requests.splice(0)).toEqual([`GET ${path}/folders`, `GET ${path}`, `GET ${path}/getFavs`]);
+
+    // Back within the minute: nothing asked.
+    current.now += CHECK_AFTER_MS / 2;
+    await sync.visible();
+    expect(requests).toEqual([]);
+
+    // Back later, nothing changed: one GET, answered 304.
+    current.now += CHECK_AFTER_MS;
+    expect(await sync.visible()).toMatchObject({ ok: true });
+    expect(requests.splice(0)).toEqual([`GET ${path}/folders`]);
+
+    // Another device creates a visor: the check reads tree, visores and favourites again.
+    const elsewhere = await newVisor(user, { title: 'De otro dispositivo', folder_id: null });
+    current.now += CHECK_AFTER_MS;
+    expect(await sync.visible()).toMatchObject({ ok: true });
+    expect(requests.splice(0)).toEqual([`GET ${path}/folders`, `GET ${path}`, `GET ${path}/getFavs`]);
+    await expectTreeInStep(user, database);
+    expect(await workspaceQueries.visor(database, userId, elsewhere)).toEqual({ ...(await readVisor(user, elsewhere)), userId });
+  });
+
   it('on 412 reads the tree again and applies the change to it when it still makes sense', async () => {
     const user = await createUser(server, admin.token);
     const moving = await newVisor(user, { title: 'Se mueve' });
@@ -179,7 +257,7 @@ describe('workspace sync against the server', () => {
     expectSuccess(await saveTree(user, [other.nodes[0]! as TreeNode], other.version));
 
     const moved = await sync.changeTree({ kind: 'move', node: { kind: 'visor', id: moving }, parentId: 'Destino', index: 0 });
-    expect(moved).toEqual({ ok: false, error: { code: 'conflict', message: TREE_CHANGE_MESSAGES.targetGone } });
+    expect(moved).toEqual({ ok: false, error: { code: 'conflict', message: TREE_CHANGE_MESSAGES.targetGone, status: 0 } });
     await expectTreeInStep(user, database);
   });
 
@@ -197,24 +275,6 @@ describe('workspace sync against the server', () => {
     expect((await readTree(user)).nodes.map((node) => node.name)).toEqual(['Uno', 'Dos', 'Tres', 'Cuatro']);
     await expectTreeInStep(user, database);
     expect(log.entries().filter((entry) => entry.level !== 'info')).toEqual([]);
-  });
-
-  it('a whole tree saved on a stale version answers the server message and leaves the fresh tree cached', async () => {
-    const user = await createUser(server, admin.token);
-    expectSuccess(await saveTree(user, [folder('A')]));
-    const { sync, database } = syncFor(user);
-    await sync.refresh();
-    const stale = (await readTree(user)).version;
-    expectSuccess(await saveTree(user, [folder('A'), folder('B')], stale));
-
-    const answer = await sync.saveTree([folder('Z')], stale);
-    expect(answer.ok).toBe(false);
-    if (answer.ok) return;
-    expect(answer.error.code).toBe('conflict');
-    expect(answer.error.message).toContain('cambió en otra pestaña o dispositivo');
-    await expectTreeInStep(user, database);
-    expect(await sync.saveTree([folder('Z')], stale + 1)).toEqual({ ok: true, value: { version: stale + 2 } });
-    await expectTreeInStep(user, database);
   });
 
   it('keeps users of one browser apart, and a logout wipes only its user', async () => {
@@ -242,7 +302,7 @@ describe('workspace sync against the server', () => {
     expect(await workspaceQueries.favourites(shared, beto.user._id)).not.toBeNull();
 
     // Signed out, the worker refuses writes instead of caching anything.
-    expect(await forAna.sync.refresh()).toEqual({ ok: false, error: { code: 'not_signed_in', message: 'No hay una sesión iniciada' } });
+    expect(await forAna.sync.refresh()).toEqual({ ok: false, error: { code: 'not_signed_in', message: 'No hay una sesión iniciada', status: 0 } });
     expect(await workspaceQueries.tree(shared, ana.user._id)).toBeNull();
   });
 });

@@ -92,7 +92,14 @@ test('three tabs show live prices over one market socket; a symbol stays subscri
   for (const page of [first, second, third]) await expectLivePrices(page, DOLLAR);
   await expectLivePrices(first, SHARE);
 
-  await expect.poll(demoSockets).toEqual([{ process: expect.any(String), user: expect.objectContaining({ username: DEMO.username }), openedAt: expect.any(Number), symbols: [DOLLAR, SHARE].sort() }]);
+  await expect.poll(demoSockets).toEqual([
+    {
+      process: expect.any(String),
+      user: expect.objectContaining({ username: DEMO.username }),
+      openedAt: expect.any(Number),
+      symbols: [DOLLAR, SHARE].sort(),
+    },
+  ]);
 
   // The first tab alone wanted the share; the third still wants the dollar.
   await first.close();

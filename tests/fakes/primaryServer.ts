@@ -8,12 +8,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
-import type {
-  PrimaryAccount,
-  PrimaryInstrumentDetail,
-  PrimaryOrderReport,
-  PrimaryPosition,
-} from '../../server/market/primary/types.js';
+import { isRecord } from '../../src/lib/isRecord.js';
+import type { PrimaryAccount, PrimaryInstrumentDetail, PrimaryOrderReport, PrimaryPosition } from '../../server/market/primary/types.js';
 
 /** Market data as the exchange keeps it: entry code → value (BI/OF lists best first). */
 export type FakeMarketData = Record<string, unknown>;
@@ -180,8 +176,7 @@ export const FAKE_POSITIONS: Record<string, PrimaryPosition[]> = {
 };
 
 function generatedMarketData(price: number, step: number, now: number): FakeMarketData {
-  const levels = (sign: 1 | -1) =>
-    Array.from({ length: 5 }, (_, index) => ({ price: price + sign * step * (index + 1), size: 10 * (index + 1) }));
+  const levels = (sign: 1 | -1) => Array.from({ length: 5 }, (_, index) => ({ price: price + sign * step * (index + 1), size: 10 * (index + 1) }));
   return {
     BI: levels(-1),
     OF: levels(1),
@@ -205,10 +200,6 @@ function view(data: FakeMarketData, entries: readonly string[], depth: number): 
     result[entry] = Array.isArray(value) ? value.slice(0, depth) : value;
   }
   return result;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value != null && !Array.isArray(value);
 }
 
 function text(raw: RawData): string {
@@ -308,8 +299,7 @@ export async function startFakePrimary(options: FakePrimaryOptions = {}): Promis
 
     if (url.pathname === '/auth/getToken') {
       if (request.method !== 'POST') return answer(405, { status: 'ERROR', description: 'POST only' });
-      const ok =
-        request.headers['x-username'] === credentials.username && request.headers['x-password'] === credentials.password;
+      const ok = request.headers['x-username'] === credentials.username && request.headers['x-password'] === credentials.password;
       if (!ok) {
         stats.authFailures++;
         return answer(401, undefined);

@@ -3,7 +3,7 @@
 // M others…); Matba Rofex files its calendar spreads as futures with group M (FM…) and its
 // indices as referential instruments (MRI…). A code this does not know is 'other', never a
 // guess: consumers that price or chart by kind then treat it as a plain quoted instrument.
-import type { InstrumentKind } from '../catalogue.js';
+import type { InstrumentKind } from '../../../src/protocol/market.js';
 
 export function instrumentKindOfCfi(cficode: string | null | undefined): InstrumentKind {
   const cfi = (cficode ?? '').trim().toUpperCase();

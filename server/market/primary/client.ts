@@ -2,7 +2,8 @@
 // authentication, REST calls with one retry after a refused token, typed helpers, and the
 // market-data and order-report streams (streams.ts). Facts: shared reference/primary-api.md.
 import { MARKET_DATA_ENTRIES, type MarketDataEntry } from '../../../src/protocol/market.js';
-import { errorDescription, isRecord, normalizeMarketData } from './normalize.js';
+import { isRecord } from '../../../src/lib/isRecord.js';
+import { errorDescription, normalizeMarketData } from './normalize.js';
 import { createMarketDataStream, createOrderReportStream, type StreamDeps } from './streams.js';
 import {
   PRIMARY_MARKET_ID,
@@ -52,9 +53,7 @@ function queryString(query: RestQuery | undefined): string {
   const pairs: string[] = [];
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined) continue;
-    const encoded = Array.isArray(value)
-      ? value.map((item: string) => encodeURIComponent(item)).join(',')
-      : encodeURIComponent(String(value));
+    const encoded = Array.isArray(value) ? value.map((item: string) => encodeURIComponent(item)).join(',') : encodeURIComponent(String(value));
     pairs.push(`${encodeURIComponent(key)}=${encoded}`);
   }
   return pairs.length > 0 ? `?${pairs.join('&')}` : '';
@@ -174,6 +173,7 @@ export function createPrimaryClient(options: PrimaryClientOptions): PrimaryClien
 
   const streamDeps: StreamDeps = {
     wsUrl,
+    lookup: options.lookup,
     tokens,
     logger,
     backoff: options.backoff ?? DEFAULTS.backoff,

@@ -1,12 +1,9 @@
 // From what the exchange sends to the shared types: market data entries checked one by one
 // (a malformed entry is dropped, not the message), `Md` messages to MarketUpdate, `or`
 // messages to order reports. Pure functions.
+import { isRecord } from '../../../src/lib/isRecord.js';
 import { MARKET_DATA_ENTRIES, type MarketData, type MarketUpdate, type PriceSize } from '../../../src/protocol/market.js';
 import { PRIMARY_MARKET_ID, type PrimaryOrderReport, type PrimaryOrderReportMessage } from './types.js';
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value != null && !Array.isArray(value);
-}
 
 function num(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
@@ -65,8 +62,7 @@ export function normalizeMarketData(raw: unknown): MarketData {
         break;
       case 'LA': {
         const last = isRecord(value) ? num(value.price) : null;
-        data.LA =
-          isRecord(value) && last != null ? { price: last, size: num(value.size) ?? 0, date: num(value.date) ?? 0 } : null;
+        data.LA = isRecord(value) && last != null ? { price: last, size: num(value.size) ?? 0, date: num(value.date) ?? 0 } : null;
         break;
       }
       case 'CL':

@@ -3,12 +3,15 @@
 // check, JSON parsing. What to send on each open and what to do with each message belong to
 // the stream that owns the socket (streams.ts).
 import WebSocket, { type RawData } from 'ws';
+import type { LookupFunction } from 'node:net';
 import type { BackoffOptions, PrimaryLogger, StreamStateName, TokenSource } from './types.js';
 
 export interface PrimarySocketOptions {
   /** For log lines: 'market data', 'order reports'. */
   name: string;
   url: string;
+  /** Resolves the host of `url`; default the system's. */
+  lookup?: LookupFunction | undefined;
   tokens: TokenSource;
   logger: PrimaryLogger;
   backoff: BackoffOptions;
@@ -139,7 +142,7 @@ export function createPrimarySocket(options: PrimarySocketOptions): PrimarySocke
     }
     if (mine !== generation) return;
 
-    const ws = new WebSocket(url, { headers: { 'X-Auth-Token': token } });
+    const ws = new WebSocket(url, { headers: { 'X-Auth-Token': token }, ...(options.lookup ? { lookup: options.lookup } : {}) });
     socket = ws;
     /** Why this connection ended, when something said so before the close. */
     let problem: string | null = null;

@@ -5,9 +5,11 @@
 // with one more `smd` on it (subscriptions add up on a connection), so the other symbols keep
 // flowing; removing symbols stops their delivery at once and renews the connection with the
 // remaining set after the debounce window, so a burst of changes costs one reconnect.
+import type { LookupFunction } from 'node:net';
 import type { MarketDataEntry, MarketUpdate } from '../../../src/protocol/market.js';
 import { createPrimarySocket, type PrimarySocket } from './socket.js';
-import { errorDescription, isMessageType, isRecord, toMarketUpdate, toOrderReportMessage } from './normalize.js';
+import { isRecord } from '../../../src/lib/isRecord.js';
+import { errorDescription, isMessageType, toMarketUpdate, toOrderReportMessage } from './normalize.js';
 import {
   PRIMARY_MARKET_ID,
   type BackoffOptions,
@@ -22,6 +24,7 @@ import {
 
 export interface StreamDeps {
   wsUrl: string;
+  lookup?: LookupFunction | undefined;
   tokens: TokenSource;
   logger: PrimaryLogger;
   backoff: BackoffOptions;
@@ -65,11 +68,78 @@ function createStatus(socketState: () => StreamStateName) {
   };
 }
 
+interface SubscribedSocketSpec {
+  name: string;
+  /** What is wanted now (symbols, accounts). */
+  wanted: () => Set<string>;
+  /** The message that subscribes some of them. */
+  subscribeMessage: (items: Iterable<string>) => object;
+  /**
+   * What becomes of items no longer wanted. The protocol has no unsubscribe: 'renew' opens a
+   * new connection without them; 'keep' leaves them subscribed (the stream filters them).
+   */
+  removed: 'renew' | 'keep';
+  onMessage(message: unknown): void;
+  onState(): void;
+  onError(message: string): void;
+}
+
+/**
+ * A reconnecting socket kept subscribed to what is wanted: `apply` stops it when nothing is,
+ * starts it when idle, subscribes what was added on the open connection, and renews the
+ * connection when items went (with removed: 'renew'); each open subscribes the whole set.
+ */
+function createSubscribedSocket(deps: StreamDeps, spec: SubscribedSocketSpec) {
+  /** The items subscribed on the current connection. */
+  let onConnection = new Set<string>();
+  const socket: PrimarySocket = createPrimarySocket({
+    name: spec.name,
+    url: deps.wsUrl,
+    lookup: deps.lookup,
+    tokens: deps.tokens,
+    logger: deps.logger,
+    backoff: deps.backoff,
+    pingIntervalMs: deps.pingIntervalMs,
+    onOpen(send) {
+      onConnection = new Set(spec.wanted());
+      if (onConnection.size > 0) send(spec.subscribeMessage(onConnection));
+    },
+    onMessage: spec.onMessage,
+    onState: spec.onState,
+    onError: spec.onError,
+  });
+
+  const apply = () => {
+    const wanted = spec.wanted();
+    if (wanted.size === 0) {
+      socket.stop();
+      onConnection = new Set();
+      return;
+    }
+    if (socket.state() === 'idle') {
+      socket.start();
+      return;
+    }
+    // Connecting or reconnecting: the next open subscribes the whole current set.
+    if (!socket.isOpen()) return;
+    const removed = spec.removed === 'renew' ? difference(onConnection, wanted) : [];
+    if (removed.length > 0) {
+      deps.logger.info(`Primary ${spec.name}: renewing the connection without ${removed.join(', ')}`);
+      socket.restart();
+      return;
+    }
+    const added = difference(wanted, onConnection);
+    if (added.length > 0 && socket.send(spec.subscribeMessage(added))) {
+      for (const item of added) onConnection.add(item);
+    }
+  };
+
+  return { socket, apply };
+}
+
 export function createMarketDataStream(options: MarketDataStreamOptions): MarketDataStream {
   const { logger, now } = options;
   const wanted = new Set<string>();
-  /** The symbols subscribed on the current connection. */
-  let onConnection = new Set<string>();
   const updateListeners = new Set<(update: MarketUpdate) => void>();
   let updatesReceived = 0;
   let lastUpdateAt: number | null = null;
@@ -115,17 +185,11 @@ export function createMarketDataStream(options: MarketDataStreamOptions): Market
     // Other types (e.g. `or` on this socket) are not this stream's business.
   };
 
-  const socket: PrimarySocket = createPrimarySocket({
+  const { socket, apply: subscribeWanted } = createSubscribedSocket(options, {
     name: 'market data',
-    url: options.wsUrl,
-    tokens: options.tokens,
-    logger,
-    backoff: options.backoff,
-    pingIntervalMs: options.pingIntervalMs,
-    onOpen(send) {
-      onConnection = new Set(wanted);
-      if (wanted.size > 0) send(smd(wanted));
-    },
+    wanted: () => wanted,
+    subscribeMessage: smd,
+    removed: 'renew',
     onMessage: handleMessage,
     onState: announce,
     onError(message) {
@@ -137,27 +201,7 @@ export function createMarketDataStream(options: MarketDataStreamOptions): Market
   const apply = () => {
     debounceTimer = null;
     if (closed) return;
-    if (wanted.size === 0) {
-      socket.stop();
-      onConnection = new Set();
-      return;
-    }
-    if (socket.state() === 'idle') {
-      socket.start();
-      return;
-    }
-    // Connecting or reconnecting: the next open subscribes the whole current set.
-    if (!socket.isOpen()) return;
-    const removed = difference(onConnection, wanted);
-    if (removed.length > 0) {
-      logger.info(`Primary market data: renewing the connection without ${removed.join(', ')}`);
-      socket.restart();
-      return;
-    }
-    const added = difference(wanted, onConnection);
-    if (added.length > 0 && socket.send(smd(added))) {
-      for (const symbol of added) onConnection.add(symbol);
-    }
+    subscribeWanted();
   };
 
   const scheduleApply = () => {
@@ -213,8 +257,6 @@ interface OrderReportSubscription {
 export function createOrderReportStream(options: StreamDeps): OrderReportStream {
   const { logger, now } = options;
   const subscriptions = new Set<OrderReportSubscription>();
-  /** The accounts subscribed on the current connection. */
-  let onConnection = new Set<string>();
   let reportsReceived = 0;
   let lastReportAt: number | null = null;
   let closed = false;
@@ -252,17 +294,12 @@ export function createOrderReportStream(options: StreamDeps): OrderReportStream 
     }
   };
 
-  const socket: PrimarySocket = createPrimarySocket({
+  const { socket, apply: subscribeWanted } = createSubscribedSocket(options, {
     name: 'order reports',
-    url: options.wsUrl,
-    tokens: options.tokens,
-    logger,
-    backoff: options.backoff,
-    pingIntervalMs: options.pingIntervalMs,
-    onOpen(send) {
-      onConnection = wantedAccounts();
-      if (onConnection.size > 0) send(os(onConnection));
-    },
+    wanted: wantedAccounts,
+    subscribeMessage: os,
+    // Accounts no longer wanted are filtered on delivery; they cost no reconnect.
+    removed: 'keep',
     onMessage: handleMessage,
     onState: () => {},
     onError: (message) => status.setError(message),
@@ -270,21 +307,7 @@ export function createOrderReportStream(options: StreamDeps): OrderReportStream 
 
   const apply = () => {
     if (closed) return;
-    const wanted = wantedAccounts();
-    if (wanted.size === 0) {
-      socket.stop();
-      onConnection = new Set();
-      return;
-    }
-    if (socket.state() === 'idle') {
-      socket.start();
-      return;
-    }
-    // Accounts no longer wanted are filtered on delivery; they cost no reconnect.
-    const added = difference(wanted, onConnection);
-    if (added.length > 0 && socket.isOpen() && socket.send(os(added))) {
-      for (const account of added) onConnection.add(account);
-    }
+    subscribeWanted();
   };
 
   return {

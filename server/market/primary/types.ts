@@ -1,6 +1,7 @@
 // Types of the Primary API connector: its options, its error, and the records the exchange
 // returns (field names as the Primary API writes them; see shared reference/primary-api.md).
 // Fields the reference does not pin down are optional, so a record missing one still types.
+import type { LookupFunction } from 'node:net';
 import type { InstrumentId, MarketData, MarketDataEntry, MarketUpdate } from '../../../src/protocol/market.js';
 
 /** The market every product of the Primary API lives in (Matba Rofex / A3). */
@@ -27,7 +28,10 @@ export interface PrimaryClientOptions {
   password: string;
   /** Websocket base; defaults to baseUrl with http→ws (https→wss). */
   wsUrl?: string;
+  /** REST calls go through this; default the global fetch. */
   fetch?: typeof fetch;
+  /** Resolves host names for the websocket connections; default the system's (dns.lookup). */
+  lookup?: LookupFunction;
   logger?: PrimaryLogger;
   /** Clock in epoch ms, for timestamps the exchange does not send. */
   now?: () => number;
@@ -142,15 +146,7 @@ export interface PrimarySnapshot extends MarketUpdate {
 }
 
 export type PrimaryOrderStatus =
-  | 'NEW'
-  | 'PENDING_NEW'
-  | 'PARTIALLY_FILLED'
-  | 'FILLED'
-  | 'CANCELLED'
-  | 'REJECTED'
-  | 'PENDING_CANCEL'
-  | 'PENDING_REPLACE'
-  | 'REPLACED';
+  'NEW' | 'PENDING_NEW' | 'PARTIALLY_FILLED' | 'FILLED' | 'CANCELLED' | 'REJECTED' | 'PENDING_CANCEL' | 'PENDING_REPLACE' | 'REPLACED';
 
 export interface PrimaryOrderReport {
   orderId?: string;

@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs } from 'react-router-dom';
 import { ApiError } from '../../data/api';
 import { signIn } from '../../data/session';
-import { safeNext } from '../../routes/guards';
+import { safeNext } from './sessionRoute';
 
 export interface SignInActionData {
   error: string;

@@ -1,6 +1,6 @@
 import { useRouteLoaderData } from 'react-router-dom';
 import type { PublicUser } from '../../protocol/auth';
-import { SESSION_ROUTE_ID } from '../../routes/ids';
+import { SESSION_ROUTE_ID } from './sessionRoute';
 
 /** The signed-in user, as the session guard confirmed it for this navigation. */
 export function useCurrentUser(): PublicUser {

@@ -2,7 +2,7 @@ import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { useWorkspace } from '../workspace/useWorkspaceData';
 import { openWorkspaceModal } from '../workspace/modalRequests';
-import { paths } from '../../routes/paths';
+import { paths } from '../../lib/paths';
 import type { Visor } from '../../protocol/workspace';
 import { Emoji } from '../../ui/Emoji';
 
@@ -38,11 +38,7 @@ export function HomePage() {
         <div className="card home__empty">
           <h2>Todavía no tiene visores</h2>
           <p>Un visor reúne cotizaciones, gráficos, curvas y posiciones en una sola pantalla.</p>
-          <button
-            type="button"
-            className="button button--primary"
-            onClick={() => openWorkspaceModal({ kind: 'visor', mode: 'create', parentId: null })}
-          >
+          <button type="button" className="button button--primary" onClick={() => openWorkspaceModal({ kind: 'visor', mode: 'create', parentId: null })}>
             Crear mi primer visor
           </button>
         </div>

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
 import { useRevalidator } from 'react-router-dom';
-import { ApiError, apiRequest } from '../../data/api';
-import { getToken } from '../../data/session';
-import type { PublicUser } from '../../protocol/auth';
+import { ApiError } from '../../data/api';
+import { useChangePasswordMutation, useUpdateProfileMutation } from '../../data/queries/profile';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { showToast } from '../../ui/toast';
 
-function messageOf(error: unknown): string {
+function messageOf(error: Error): string {
   return error instanceof ApiError ? error.message : String(error);
 }
 
@@ -16,48 +15,46 @@ export function ProfilePage() {
   const revalidator = useRevalidator();
   const [firstName, setFirstName] = useState(user.firstName);
   const [lastName, setLastName] = useState(user.lastName);
-  const [namesError, setNamesError] = useState<string | null>(null);
-  const [savingNames, setSavingNames] = useState(false);
+  const updateProfile = useUpdateProfileMutation();
   const [current, setCurrent] = useState('');
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
-  const [passwordError, setPasswordError] = useState<string | null>(null);
-  const [savingPassword, setSavingPassword] = useState(false);
+  const [mismatch, setMismatch] = useState(false);
+  const changePassword = useChangePasswordMutation();
+  const namesError = updateProfile.error ? messageOf(updateProfile.error) : null;
+  const passwordError = mismatch ? 'Las contraseñas no coinciden' : changePassword.error ? messageOf(changePassword.error) : null;
 
-  const saveNames = async (event: FormEvent) => {
+  const saveNames = (event: FormEvent) => {
     event.preventDefault();
-    setNamesError(null);
-    setSavingNames(true);
-    try {
-      await apiRequest<{ data: PublicUser }>('/profile', { method: 'PUT', token: getToken(), body: { firstName, lastName } });
-      showToast('Perfil actualizado', 'success');
-      revalidator.revalidate(); // the header shows the new names
-    } catch (error) {
-      setNamesError(messageOf(error));
-    } finally {
-      setSavingNames(false);
-    }
+    updateProfile.mutate(
+      { firstName, lastName },
+      {
+        onSuccess: () => {
+          showToast('Perfil actualizado', 'success');
+          void revalidator.revalidate(); // the header shows the new names
+        },
+      },
+    );
   };
 
-  const savePassword = async (event: FormEvent) => {
+  const savePassword = (event: FormEvent) => {
     event.preventDefault();
-    setPasswordError(null);
-    if (next !== repeat) {
-      setPasswordError('Las contraseñas no coinciden');
-      return;
-    }
-    setSavingPassword(true);
-    try {
-      await apiRequest('/profile/password', { method: 'PUT', token: getToken(), body: { current, next } });
-      setCurrent('');
-      setNext('');
-      setRepeat('');
-      showToast('Contraseña cambiada', 'success');
-    } catch (error) {
-      setPasswordError(messageOf(error));
-    } finally {
-      setSavingPassword(false);
-    }
+    // A mismatch is told alone: the last answer of the server no longer applies.
+    changePassword.reset();
+    const mismatched = next !== repeat;
+    setMismatch(mismatched);
+    if (mismatched) return;
+    changePassword.mutate(
+      { current, next },
+      {
+        onSuccess: () => {
+          setCurrent('');
+          setNext('');
+          setRepeat('');
+          showToast('Contraseña cambiada', 'success');
+        },
+      },
+    );
   };
 
   return (
@@ -76,7 +73,7 @@ export function ProfilePage() {
               {namesError}
             </p>
           )}
-          <button type="submit" className="button button--primary" disabled={savingNames}>
+          <button type="submit" className="button button--primary" disabled={updateProfile.isPending}>
             Guardar
           </button>
         </form>
@@ -93,7 +90,7 @@ export function ProfilePage() {
               {passwordError}
             </p>
           )}
-          <button type="submit" className="button button--primary" disabled={savingPassword}>
+          <button type="submit" className="button button--primary" disabled={changePassword.isPending}>
             Cambiar contraseña
           </button>
         </form>

@@ -1,34 +1,23 @@
 // The data worker's event log (the last 200 entries, spec section 4), read on demand and
 // every few seconds while open.
-import { useCallback, useEffect, useState } from 'react';
-import { dataWorker } from '../../data/worker';
-import type { LogEntry } from '../../workers/api';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { workerQueries } from '../../data/queries/eventLog';
 
-const REFRESH_MS = 2000;
 const time = new Intl.DateTimeFormat('es-AR', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 
 export function EventLog() {
   const [open, setOpen] = useState(false);
-  const [entries, setEntries] = useState<LogEntry[]>([]);
-  const read = useCallback(() => {
-    dataWorker()
-      .getEventLog()
-      .then(setEntries, (error: unknown) => console.warn('Event log unreadable', error));
-  }, []);
-
-  useEffect(() => {
-    if (!open) return;
-    read();
-    const timer = setInterval(read, REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [open, read]);
+  // Read while open: at once, then every two seconds (workerQueries.eventLog).
+  const log = useQuery({ ...workerQueries.eventLog(), enabled: open });
+  const entries = log.data ?? [];
 
   return (
     <details className="card event-log" onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary>Registro de eventos</summary>
       <div className="event-log__bar">
         <span>{entries.length} entradas (se guardan las últimas 200)</span>
-        <button type="button" className="button" onClick={read}>
+        <button type="button" className="button" onClick={() => void log.refetch()}>
           Actualizar
         </button>
       </div>

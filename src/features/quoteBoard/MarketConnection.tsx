@@ -1,7 +1,6 @@
 // The market socket's state, as the board shows it: live, connecting, reconnected (for a
 // second after a reconnect, spec section 4) or down (quotes shown are the last known).
-import { useMarketConnection } from '../../data/quotes';
-import type { MarketStatus } from '../../workers/api';
+import { useMarketStatus, type MarketStatus } from '../../data/store';
 
 export function connectionText(status: MarketStatus): string {
   if (status.state === 'open') return status.reconnected ? 'Reconectado' : 'Conectado';
@@ -12,7 +11,7 @@ export function connectionText(status: MarketStatus): string {
 }
 
 export function MarketConnection() {
-  const status = useMarketConnection();
+  const status = useMarketStatus();
   return (
     <p className="market-connection" data-state={status.state} role="status" aria-label="Conexión de mercado">
       <span className="market-connection__dot" aria-hidden="true" />

@@ -2,7 +2,7 @@
 // symbol fed by the data worker through its Jotai atom, cached prices shown at once and
 // marked stale until live data arrives, the socket's state, and the worker's event log.
 import { useLocation } from 'react-router-dom';
-import { useMarketConnection } from '../../data/quotes';
+import { useMarketStatus } from '../../data/store';
 import { EventLog } from './EventLog';
 import { MarketConnection } from './MarketConnection';
 import { QuoteRow } from './QuoteRow';
@@ -13,7 +13,7 @@ import './quoteBoard.css';
 export function QuoteBoardPage() {
   const { search } = useLocation();
   const { symbols, add, remove } = useBoardSymbols(search);
-  const live = useMarketConnection().state === 'open';
+  const live = useMarketStatus().state === 'open';
 
   return (
     <section className="page quote-board-page">

@@ -4,58 +4,66 @@
 // line), and text that matches nothing says so instead of adding a row that never fills. An
 // exchange-prefixed symbol (ROFEX:…, BYMA:…) is added as written, and so is any text while the
 // search cannot be reached (offline, the socket still knows every spelling).
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { ApiError, apiRequest } from '../../data/api';
-import { getToken } from '../../data/session';
-
-interface SearchHit {
-  symbol: string;
-  description: string;
-  maturityDate: string | null;
-}
+import { ApiError } from '../../data/api';
+import { marketQueries } from '../../data/queries/market';
+import type { SearchHit } from '../../protocol/market';
 
 const SEARCH_DELAY_MS = 250;
+const MAX_HITS = 20;
+
+/** The text once typing has paused for SEARCH_DELAY_MS; null until then. */
+function useSettledText(text: string): string | null {
+  const [settled, setSettled] = useState<string | null>(null);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(text), SEARCH_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [text]);
+  return settled;
+}
+
+/**
+ * The live search of the text being typed, with the last submit's answer. Mounted only while
+ * the text has two characters or more, so after a reset (a symbol added, the text erased) the
+ * list starts empty; until then each answer stays shown while the next one is on its way.
+ * The submit's answer and the live search's failure are kept apart, so a search that lands
+ * after a submit does not clear what the submit said.
+ */
+function LiveSearch({ query, submitError, onPick }: { query: string; submitError: string | null; onPick(symbol: string): void }) {
+  const settled = useSettledText(query);
+  const live = useQuery({ ...marketQueries.search(settled ?? ''), enabled: settled !== null, placeholderData: keepPreviousData });
+  const hits = (live.data ?? []).slice(0, MAX_HITS);
+  const searchError = live.isError ? (live.error instanceof ApiError ? live.error.message : 'No se pudo buscar') : null;
+  const error = submitError ?? searchError;
+  return (
+    <>
+      {error && <p className="form-error">{error}</p>}
+      {hits.length > 0 && (
+        <ul className="quote-search__hits" aria-label="Resultados de la búsqueda">
+          {hits.map((hit) => (
+            <li key={hit.symbol}>
+              <button type="button" onClick={() => onPick(hit.symbol)}>
+                <strong>{hit.symbol}</strong> <span>{hit.description}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
 
 export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
+  const queryClient = useQueryClient();
   const [text, setText] = useState('');
-  const [hits, setHits] = useState<SearchHit[]>([]);
-  /** The live search's failure, and the last submit's answer: kept apart, so a search that
-   * lands after a submit does not clear what the submit said. */
-  const [searchError, setSearchError] = useState<string | null>(null);
   const [submitError, setSubmitError] = useState<string | null>(null);
-  const error = submitError ?? searchError;
   const listId = useId();
-
-  useEffect(() => {
-    const query = text.trim();
-    if (query.length < 2) {
-      setHits([]);
-      setSearchError(null);
-      return;
-    }
-    const controller = new AbortController();
-    const timer = setTimeout(() => {
-      apiRequest<{ data: SearchHit[] }>('/visores/search', { method: 'POST', body: { symbol: query }, token: getToken(), signal: controller.signal })
-        .then((answer) => {
-          setHits(answer.data.slice(0, 20));
-          setSearchError(null);
-        })
-        .catch((failure: unknown) => {
-          if (controller.signal.aborted) return;
-          setHits([]);
-          setSearchError(failure instanceof ApiError ? failure.message : 'No se pudo buscar');
-        });
-    }, SEARCH_DELAY_MS);
-    return () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-  }, [text]);
+  const query = text.trim();
 
   const add = (symbol: string) => {
     onAdd(symbol);
     setText('');
-    setHits([]);
     setSubmitError(null);
   };
   const submit = async (event: FormEvent) => {
@@ -65,7 +73,7 @@ export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
     if (typed.includes(':')) return add(typed);
     let found: SearchHit[];
     try {
-      found = (await apiRequest<{ data: SearchHit[] }>('/visores/search', { method: 'POST', body: { symbol: typed }, token: getToken() })).data;
+      found = await queryClient.fetchQuery(marketQueries.submittedSearch(typed));
     } catch {
       return add(typed);
     }
@@ -93,18 +101,7 @@ export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
           Agregar
         </button>
       </div>
-      {error && <p className="form-error">{error}</p>}
-      {hits.length > 0 && (
-        <ul className="quote-search__hits" aria-label="Resultados de la búsqueda">
-          {hits.map((hit) => (
-            <li key={hit.symbol}>
-              <button type="button" onClick={() => add(hit.symbol)}>
-                <strong>{hit.symbol}</strong> <span>{hit.description}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      {query.length >= 2 ? <LiveSearch query={query} submitError={submitError} onPick={add} /> : submitError && <p className="form-error">{submitError}</p>}
     </form>
   );
 }

@@ -1,19 +1,13 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
 import { Link, useLocation } from 'react-router-dom';
-import { ApiError, apiRequest } from '../../data/api';
-import { getToken } from '../../data/session';
-import { paths } from '../../routes/paths';
+import { ApiError } from '../../data/api';
+import { marketQueries } from '../../data/queries/market';
+import type { SearchHit } from '../../protocol/market';
+import { paths } from '../../lib/paths';
 import { Emoji } from '../../ui/Emoji';
 import { useWorkspace } from '../workspace/useWorkspaceData';
 import { searchWorkspace } from './searchWorkspace';
-
-interface SymbolHit {
-  symbol: string;
-  description: string;
-  kind: string;
-  currency: string;
-  maturityDate: string | null;
-}
 
 /** The search route's query string is the whole text (paths.search). */
 export function searchTextOf(search: string): string {
@@ -25,6 +19,10 @@ export function searchTextOf(search: string): string {
   }
 }
 
+function messageOf(error: Error): string {
+  return error instanceof ApiError ? error.message : String(error);
+}
+
 function FolderPath({ path }: { path: string[] }) {
   return <span className="search-results__path">{path.length ? path.join(' › ') : 'Espacio de trabajo'}</span>;
 }
@@ -33,25 +31,11 @@ function FolderPath({ path }: { path: string[] }) {
 export function SearchPage() {
   const text = searchTextOf(useLocation().search);
   const { tree, visores } = useWorkspace();
-  const [symbols, setSymbols] = useState<SymbolHit[] | null>(null);
-  const [symbolsError, setSymbolsError] = useState<string | null>(null);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setSymbols(null);
-    setSymbolsError(null);
-    if (!text.trim()) {
-      setSymbols([]);
-      return;
-    }
-    apiRequest<{ data: SymbolHit[] }>('/visores/search', { method: 'POST', token: getToken(), body: { symbol: text.trim() }, signal: controller.signal })
-      .then((response) => setSymbols(response.data))
-      .catch((error: unknown) => {
-        if (error instanceof DOMException && error.name === 'AbortError') return;
-        setSymbolsError(error instanceof ApiError ? error.message : String(error));
-      });
-    return () => controller.abort();
-  }, [text]);
+  const searched = text.trim() !== '';
+  const symbolSearch = useQuery({ ...marketQueries.search(text), enabled: searched });
+  // Empty text matches no symbol; a failed refresh (on focus, on reconnect) keeps the list shown.
+  const symbols: SearchHit[] | null = searched ? (symbolSearch.data ?? null) : [];
+  const symbolsError = symbols === null && symbolSearch.error ? messageOf(symbolSearch.error) : null;
 
   const hits = useMemo(() => searchWorkspace(text, tree?.nodes ?? [], visores ?? []), [text, tree, visores]);
 

@@ -1,21 +1,22 @@
-// The spec's route table (section 2). Signed-in screens sit under one branch whose loader
-// checks the token on every navigation; admin screens add the admin check.
+// The spec's route table (section 2). Part of the entry with main.tsx and App.tsx: it puts
+// the shells (layout/), the guards and route screens (routes/) and the pages (features/)
+// together, so it sits above every layer. Signed-in screens sit under one branch whose
+// loader checks the token on every navigation; admin screens add the admin check.
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
-import { RootShell } from '../layout/RootShell';
-import { BackendLayout } from '../layout/BackendLayout';
-import { BareLayout } from '../layout/BareLayout';
-import { RouteErrorPage } from './RouteErrorPage';
-import { requireAdmin, requireUser, redirectIfSignedIn } from './guards';
-import { signInAction } from '../features/auth/signInAction';
-import { SignInPage } from '../features/auth/SignInPage';
-import { HomePage } from '../features/home/HomePage';
-import { ProfilePage } from '../features/profile/ProfilePage';
-import { SearchPage } from '../features/search/SearchPage';
-import { NotFoundPage } from './NotFoundPage';
-import { PendingScreen } from './PendingScreen';
-import { QuoteBoardPage } from '../features/quoteBoard/QuoteBoardPage';
-import { SESSION_ROUTE_ID } from './ids';
-
+import { RootShell } from './layout/RootShell';
+import { BackendLayout } from './layout/BackendLayout';
+import { BareLayout } from './layout/BareLayout';
+import { RouteErrorPage } from './routes/RouteErrorPage';
+import { requireAdmin, requireUser, redirectIfSignedIn } from './routes/guards';
+import { signInAction } from './features/auth/signInAction';
+import { SignInPage } from './features/auth/SignInPage';
+import { HomePage } from './features/home/HomePage';
+import { ProfilePage } from './features/profile/ProfilePage';
+import { SearchPage } from './features/search/SearchPage';
+import { NotFoundPage } from './routes/NotFoundPage';
+import { PendingScreen } from './routes/PendingScreen';
+import { QuoteBoardPage } from './features/quoteBoard/QuoteBoardPage';
+import { SESSION_ROUTE_ID } from './features/auth/sessionRoute';
 
 const always = () => true;
 

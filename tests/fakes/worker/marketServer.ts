@@ -1,6 +1,6 @@
 // A scripted market server for unit tests: each openSocket() call is a connection the test
 // drives from the server's side (accept, push messages, drop).
-import type { OpenSocket, SocketHandle, SocketHandlers } from '../socketTransport';
+import type { OpenSocket, SocketHandle, SocketHandlers } from '../../../src/workers/socketTransport.js';
 
 export type Sent = Record<string, unknown>;
 

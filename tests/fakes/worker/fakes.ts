@@ -1,9 +1,9 @@
 // Fakes for the worker's unit tests: a websocket whose server side the test drives, a
 // fetch answering from a table of routes, and an event log that keeps what it was told.
 // Only tests import this module.
-import { createEventLog, type EventLog, type LogEntry } from './eventLog';
-import type { FetchInit, FetchLike, FetchResponse } from './http';
-import type { SocketLike } from './socketTypes';
+import { createEventLog, type EventLog, type LogEntry } from '../../../src/workers/eventLog.js';
+import type { FetchInit, FetchLike, FetchResponse } from '../../../src/shared/http.js';
+import type { SocketLike } from '../../../src/workers/socketTypes.js';
 
 const CONNECTING = 0;
 const OPEN = 1;

@@ -1,0 +1,7 @@
+// What sign-in and session checks tell the user (over HTTP and on the sockets), in the spec's Spanish.
+export const AUTH_MESSAGES = {
+  invalidCredentials: 'Usuario o contraseña incorrectos',
+  blocked: (minutes: number) => `Demasiados intentos fallidos. Vuelva a intentar en ${minutes} ${minutes === 1 ? 'minuto' : 'minutos'}.`,
+  noToken: 'Falta el token de sesión. Inicie sesión.',
+  badToken: 'La sesión expiró o no es válida. Inicie sesión de nuevo.',
+} as const;

@@ -1,0 +1,140 @@
+// The broker sessions this process connected: to the paper broker, or to a Primary API
+// broker, whose client (holding the user's credentials) never leaves this process. Their
+// records go to the BrokerStore, where any process can read them. A Primary API broker
+// must be one the BROKER_URLS setting allows, and is reached through a guarded fetch and
+// lookup (brokerUrl.ts, guardedFetch.ts).
+import { randomBytes } from 'node:crypto';
+import type { UserRow } from '../db/schema.js';
+import { InvalidError, UnauthorizedError, UpstreamError } from '../errors.js';
+import { createPrimaryClient } from '../market/primary/client.js';
+import { PrimaryError, type PrimaryClient } from '../market/primary/types.js';
+import { brokerTarget, guardedLookup, PrivateAddressError, resolvePublic, systemResolver, type BrokerTarget, type Resolver } from './brokerUrl.js';
+import { createGuardedFetch } from './guardedFetch.js';
+import { BROKER_MESSAGES } from './messages.js';
+import { paperAccountName } from './paper.js';
+import type { BrokerStore, SessionRecord } from './store.js';
+
+export interface BrokerSession {
+  record: SessionRecord;
+  /** The Primary API client of a real broker session; null for the paper broker. */
+  client: PrimaryClient | null;
+}
+
+export interface ConnectInput {
+  url: string;
+  username: string;
+  password: string;
+}
+
+/**
+ * Why a broker connection failed, for the server log (one line: the message says it all;
+ * never the password). The user is told only whether the broker refused or was not reached.
+ */
+export class BrokerConnectError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BrokerConnectError';
+    this.stack = `${this.name}: ${message}`;
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The broker refused the credentials: getToken answered 401/403, or a fresh token was refused. */
+function isRefusal(error: unknown): boolean {
+  if (!(error instanceof PrimaryError)) return false;
+  return error.code === 'unauthorized' || (error.code === 'auth_failed' && (error.status === 401 || error.status === 403));
+}
+
+export interface BrokerSessionsOptions {
+  /** How host names are resolved (tests); default dns.lookup. */
+  resolve?: Resolver;
+}
+
+export function createBrokerSessions(store: BrokerStore, now: () => number, onError: (error: unknown) => void, options: BrokerSessionsOptions = {}) {
+  /** Sessions this process connected (it holds their broker connection). */
+  const sessions = new Map<string, BrokerSession>();
+  const resolve = options.resolve ?? systemResolver;
+  const lookup = guardedLookup(resolve);
+  const http = createGuardedFetch(lookup);
+
+  function newRecord(user: UserRow, url: string, accounts: string[]): SessionRecord {
+    return { id: randomBytes(16).toString('hex'), userId: user.id, username: user.username, url, accounts, owner: store.processId, createdAt: now() };
+  }
+
+  /** Logs why a connection failed and raises what the user is told. */
+  function connectFailed(user: UserRow, target: Extract<BrokerTarget, { kind: 'primary' }>, error: unknown, told: Error): never {
+    onError(new BrokerConnectError(`broker connection of user "${user.username}" to ${target.origin} failed: ${errorText(error)}`));
+    throw told;
+  }
+
+  async function connectPrimary(
+    user: UserRow,
+    target: Extract<BrokerTarget, { kind: 'primary' }>,
+    { username, password }: ConnectInput,
+  ): Promise<BrokerSession> {
+    // Checked before any connection: a name of the setting that resolves to a private address is refused.
+    if (!target.addressNamed) {
+      try {
+        await resolvePublic(target.hostname, resolve);
+      } catch (error) {
+        if (error instanceof PrivateAddressError) connectFailed(user, target, error, new InvalidError(BROKER_MESSAGES.privateAddress));
+        connectFailed(user, target, error, new UpstreamError(BROKER_MESSAGES.brokerUnreachable));
+      }
+    }
+    const url = target.url;
+    const client = createPrimaryClient({ baseUrl: url.endsWith('/') ? url : `${url}/`, username, password, fetch: http.fetch, lookup });
+    try {
+      const accounts = (await client.accounts()).map((account) => account.name);
+      return { record: newRecord(user, url, accounts), client };
+    } catch (error) {
+      client.close();
+      if (isRefusal(error)) connectFailed(user, target, error, new UnauthorizedError(BROKER_MESSAGES.brokerRefused));
+      connectFailed(user, target, error, new UpstreamError(BROKER_MESSAGES.brokerUnreachable));
+    }
+  }
+
+  return {
+    /** A session of this process, by id. */
+    get: (id: string): BrokerSession | undefined => sessions.get(id),
+
+    /** Connects `input.url` when it is sim:// or an origin of `allowedOrigins` (BROKER_URLS); otherwise 400, before any connection. */
+    async connect(user: UserRow, input: ConnectInput, allowedOrigins: readonly string[]): Promise<SessionRecord> {
+      const target = brokerTarget(input.url, allowedOrigins);
+      if ('refused' in target) throw new InvalidError(target.refused === 'malformed' ? BROKER_MESSAGES.badUrl : BROKER_MESSAGES.urlNotAllowed);
+      let session: BrokerSession;
+      if (target.kind === 'paper') {
+        session = { record: newRecord(user, input.url, [paperAccountName(user.username)]), client: null };
+      } else {
+        session = await connectPrimary(user, target, input);
+      }
+      sessions.set(session.record.id, session);
+      try {
+        await store.saveSession(session.record);
+      } catch (error) {
+        sessions.delete(session.record.id);
+        session.client?.close();
+        throw error;
+      }
+      return session.record;
+    },
+
+    /** Ends this process's sessions of a user, and their records. */
+    forgetUser(userId: string): void {
+      for (const [id, session] of sessions) {
+        if (session.record.userId !== userId) continue;
+        session.client?.close();
+        sessions.delete(id);
+        store.deleteSession(id).catch(onError);
+      }
+    },
+
+    close(): void {
+      for (const session of sessions.values()) session.client?.close();
+      http.close();
+    },
+  };
+}
+export type BrokerSessions = ReturnType<typeof createBrokerSessions>;

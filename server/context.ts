@@ -1,0 +1,20 @@
+// What the app hands to each area's routes and sockets (built in app.ts).
+import type { AuthService } from './auth/service.js';
+import type { Config } from './config.js';
+import type { Db } from './db/index.js';
+import type { SocketRegistry } from './ws/registry.js';
+import type { WorkspaceService } from './workspace/service.js';
+import type { MarketService } from './market/service.js';
+import type { BrokerService } from './broker/service.js';
+
+export interface AppContext {
+  config: Config;
+  db: Db;
+  auth: AuthService;
+  /** The authenticated sockets by session, so that ending a session closes its sockets too. */
+  sockets: SocketRegistry;
+  workspace: WorkspaceService;
+  market: MarketService;
+  broker: BrokerService;
+  now: () => number;
+}

@@ -1,0 +1,36 @@
+import { hashKey, partialMatchKey } from '@tanstack/react-query';
+import { describe, expect, it } from 'vitest';
+import { adminKeys, marketKeys, profileKeys, workerKeys } from './keys';
+
+const domains = { market: marketKeys, profile: profileKeys, worker: workerKeys, admin: adminKeys };
+
+describe('query keys', () => {
+  it('start with their domain, so invalidating the domain reaches every one', () => {
+    const keys = [
+      [marketKeys.all, marketKeys.search('al30')],
+      [marketKeys.all, marketKeys.submittedSearch('al30')],
+      [profileKeys.all, profileKeys.detail()],
+      [workerKeys.all, workerKeys.eventLog()],
+      [adminKeys.all, adminKeys.users()],
+    ] as const;
+    for (const [root, key] of keys) expect(partialMatchKey(key, root)).toBe(true);
+  });
+
+  it('keep the domains apart', () => {
+    const roots = Object.values(domains).map((keys) => hashKey(keys.all));
+    expect(new Set(roots).size).toBe(roots.length);
+    expect(partialMatchKey(profileKeys.detail(), marketKeys.all)).toBe(false);
+  });
+
+  it('name a search by its text without the surrounding blanks', () => {
+    expect(marketKeys.search('  al30 ')).toEqual(marketKeys.search('al30'));
+    expect(hashKey(marketKeys.search('al30'))).not.toBe(hashKey(marketKeys.search('al3')));
+  });
+
+  it("keep a submitted text's search apart from the live search of the same text, under it", () => {
+    const live = marketKeys.search('XYZ123');
+    const submitted = marketKeys.submittedSearch(' XYZ123 ');
+    expect(hashKey(submitted)).not.toBe(hashKey(live));
+    expect(partialMatchKey(submitted, live)).toBe(true);
+  });
+});

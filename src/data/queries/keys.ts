@@ -1,0 +1,30 @@
+// Query keys of the tab's server state, one factory per domain; the domain files beside this
+// one build their queryOptions on them. Every key of a domain starts with the domain's `all`,
+// so invalidating `all` reaches all of them. Keys name no user: the cache is cleared when the
+// session changes (client.ts). Kept out of the domain files, which import the tab's API
+// client and its build settings, so the keys are tested in node.
+export const marketKeys = {
+  all: ['market'] as const,
+  /** The live search of a text (the search page, the quote board's hits); surrounding blanks do not count. */
+  search: (text: string) => [...marketKeys.all, 'search', text.trim()] as const,
+  /** The search a submitted text runs once more, apart from the live search of the same text. */
+  submittedSearch: (text: string) => [...marketKeys.search(text), 'submitted'] as const,
+};
+
+export const profileKeys = {
+  all: ['profile'] as const,
+  /** The signed-in user's own record (GET /profile). */
+  detail: () => [...profileKeys.all, 'detail'] as const,
+};
+
+/** State of the data worker read by the tab (not server state, but read and polled the same way). */
+export const workerKeys = {
+  all: ['worker'] as const,
+  eventLog: () => [...workerKeys.all, 'eventLog'] as const,
+};
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  /** Every account (GET /admin/users). */
+  users: () => [...adminKeys.all, 'users'] as const,
+};

@@ -1,0 +1,140 @@
+// The folder tree's schemas are its one definition: the recursive parse, its limits and
+// Spanish messages, and the types inferred from them.
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import {
+  FavsResponse,
+  FolderNodeSchema,
+  FolderTree,
+  FolderTreeResponse,
+  SaveTreeResponse,
+  TITLE_REQUIRED,
+  TREE_LIMITS,
+  TreeNodeSchema,
+  VisorNodeSchema,
+  WorkspaceState,
+  isFolderNode,
+  visorLink,
+  type FolderNode,
+  type TreeNode,
+  type VisorNode,
+} from './workspace';
+
+const UNKNOWN_NODE = 'Nodo desconocido: se esperaba una carpeta (folder_id, name, emoji, sub) o un visor (visor_id, name, emoji, color, to)';
+
+const folder = (id: string, sub: TreeNode[] = [], extra: Partial<FolderNode> = {}): FolderNode => ({
+  folder_id: id,
+  name: `Carpeta ${id}`,
+  emoji: '📁',
+  sub,
+  ...extra,
+});
+const leaf = (id: string, extra: Partial<VisorNode> = {}): VisorNode => ({
+  visor_id: id,
+  name: `Visor ${id}`,
+  emoji: '',
+  color: 'red',
+  to: visorLink(id),
+  ...extra,
+});
+
+/** A chain of `depth` folders, each inside the previous one, with a leaf at the bottom. */
+function chain(depth: number): TreeNode[] {
+  let nodes: TreeNode[] = [leaf('hoja')];
+  for (let level = depth; level >= 1; level--) nodes = [folder(`N${level}`, nodes)];
+  return nodes;
+}
+
+/** The issues of a failed parse as [path, message]. */
+function issuesOf(value: unknown): [string, string][] {
+  const result = FolderTree.safeParse(value);
+  expect(result.success, JSON.stringify(value).slice(0, 200)).toBe(false);
+  return result.error!.issues.map((issue) => [issue.path.join('.'), issue.message]);
+}
+
+describe('the folder tree schema', () => {
+  it('parses folders inside folders, leaves at any level, and every optional field, unchanged', () => {
+    const tree: TreeNode[] = [
+      folder('A', [leaf('v1', { fav: true }), folder('B', [leaf('v2')], { icon: 'star', heading: true, to: 'x', over: false, subActivePaths: ['a', 'b'] })], {
+        fav: true,
+      }),
+      leaf('v3'),
+      folder('C', [], { subActivePaths: 'solo' }),
+    ];
+    expect(FolderTree.parse(tree)).toEqual(tree);
+  });
+
+  it('tells a folder from a leaf by folder_id', () => {
+    const [first, second] = FolderTree.parse([folder('A', [leaf('v')]), leaf('w')]);
+    expect(isFolderNode(first!)).toBe(true);
+    expect(isFolderNode(second!)).toBe(false);
+    if (isFolderNode(first!)) expect(first.sub).toEqual([leaf('v')]);
+  });
+
+  it('leaves depth to treeProblem: the schema parses a tree deeper than TREE_LIMITS.maxDepth', () => {
+    const deep = chain(TREE_LIMITS.maxDepth + 5);
+    expect(FolderTree.parse(deep)).toEqual(deep);
+  });
+
+  it('refuses more than TREE_LIMITS.maxNodes nodes at the root with its own message', () => {
+    const wide = Array.from({ length: TREE_LIMITS.maxNodes + 1 }, (_, i) => leaf(`v${i}`));
+    expect(issuesOf(wide)).toEqual([['', `El árbol no puede superar ${TREE_LIMITS.maxNodes} nodos`]]);
+    expect(FolderTree.safeParse(wide.slice(1)).success).toBe(true);
+  });
+
+  it('refuses a folder holding more than TREE_LIMITS.maxNodes nodes, as a node of no known shape', () => {
+    const crowded = [
+      folder(
+        'A',
+        Array.from({ length: TREE_LIMITS.maxNodes + 1 }, (_, i) => leaf(`v${i}`)),
+      ),
+    ];
+    expect(issuesOf(crowded)).toEqual([['0', UNKNOWN_NODE]]);
+  });
+
+  it('names the node, deep in the tree, with the message the UI shows', () => {
+    expect(issuesOf([{ name: 'x' }])).toEqual([['0', UNKNOWN_NODE]]);
+    expect(issuesOf([folder('A', [folder('B', [], { name: '   ' })])])).toEqual([['0.sub.0.name', TITLE_REQUIRED]]);
+    expect(issuesOf([folder('A', [{ ...folder('B'), color: 'red' } as TreeNode])])).toEqual([['0.sub.0', 'Campo desconocido: 0.sub.0.color']]);
+    expect(issuesOf([folder('no válido')])).toEqual([['0.folder_id', 'folder_id debe tener solo letras y dígitos (hasta 64)']]);
+    expect(issuesOf([folder('A', [], { name: 'x'.repeat(TREE_LIMITS.maxString + 1) })])).toEqual([
+      ['0.name', `El título no puede superar ${TREE_LIMITS.maxString} caracteres`],
+    ]);
+    expect(issuesOf({ nodes: [] })).toEqual([['', 'El cuerpo de la solicitud tiene un tipo inválido']]);
+  });
+
+  it('trims a folder name, as the server stores it', () => {
+    expect(FolderNodeSchema.parse(folder('A', [], { name: '  Bonos  ' })).name).toBe('Bonos');
+  });
+
+  it('infers the node types from the schemas', () => {
+    expectTypeOf<VisorNode>().toEqualTypeOf<{ visor_id: string; name: string; emoji: string; color: string; fav?: boolean | undefined; to: string }>();
+    expectTypeOf<FolderNode['sub']>().toEqualTypeOf<TreeNode[]>();
+    expectTypeOf<TreeNode>().toEqualTypeOf<FolderNode | VisorNode>();
+    expectTypeOf(TreeNodeSchema.parse).returns.toEqualTypeOf<TreeNode>();
+    expectTypeOf(VisorNodeSchema.parse).returns.toEqualTypeOf<VisorNode>();
+  });
+});
+
+describe('the tree answers', () => {
+  it('GET folders: the tree with its version, nothing else', () => {
+    const body = { status: 'success', data: chain(3), version: 4 };
+    expect(FolderTreeResponse.parse(body)).toEqual(body);
+    expect(FolderTreeResponse.safeParse({ ...body, owner: 'u1' }).success).toBe(false);
+    expect(FolderTreeResponse.safeParse({ ...body, data: [{ name: 'x' }] }).success).toBe(false);
+  });
+
+  it('a tree save answers its own fields and the workspace after it, each strict', () => {
+    const workspace = { tree: chain(2), version: 5, favourites: { visores: [], folders: [] } };
+    const body = { status: 'success', version: 5, deleted: ['v0'], workspace };
+    expect(SaveTreeResponse.parse(body)).toEqual(body);
+    expect(SaveTreeResponse.safeParse({ status: 'success', version: 5, deleted: [] }).success).toBe(false);
+    expect(WorkspaceState.safeParse({ ...workspace, visores: [] }).success).toBe(false);
+    expect(WorkspaceState.safeParse({ ...workspace, favourites: { visores: [] } }).success).toBe(false);
+  });
+
+  it('getFavs: favourite folders carry their whole subtree', () => {
+    const body = { status: 'success', data: { visores: [{ visor_id: 'v', emoji: '', title: 'V' }], folders: [folder('F', chain(2))] } };
+    expect(FavsResponse.parse(body)).toEqual(body);
+    expect(FavsResponse.safeParse({ ...body, data: { ...body.data, folders: [leaf('v')] } }).success).toBe(false);
+  });
+});

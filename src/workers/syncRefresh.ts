@@ -1,0 +1,104 @@
+// When the worker reads the workspace from the server (issue 16, "refresh policy"): at
+// sign-in (the whole of it), on a 412 (the tree moved on: the whole of it again), and when a
+// tab becomes visible after a while, with a version check that costs one GET answered 304
+// without a body while nothing changed; when it did (another device), the whole of it.
+// Mounting a screen reads nothing: the tabs render Dexie, which every write keeps current.
+// Tabs of one browser share the worker and Dexie, so a change in one needs no read in another.
+import { FavsResponse, FolderTreeResponse, VisorListResponse, type TreeNode, type Visor } from '../protocol/workspace';
+import type { VisoresDb } from '../shared/db';
+import { ApiError } from '../shared/errors';
+import type { HttpClient } from '../shared/http';
+import type { SyncStore } from './syncStore';
+
+/**
+ * A tab that becomes visible asks for a version check only when the cached workspace was last
+ * confirmed by the server at least this long ago. A minute: going back and forth between tabs
+ * or windows while working costs nothing, and a change made on another device shows within a
+ * minute of coming back. Every write and every check confirms it, in any tab of the browser.
+ */
+export const CHECK_AFTER_MS = 60_000;
+
+/** The API's paths of a user's workspace. */
+export const workspacePaths = {
+  base: (userId: string) => `/visores/${encodeURIComponent(userId)}`,
+  visor: (visorId: string) => `/visores/${encodeURIComponent(visorId)}`,
+};
+
+/** A tree as read, with the version a save sends as If-Match. */
+export interface Tree {
+  nodes: TreeNode[];
+  version: number;
+}
+
+export interface SyncRefreshDeps {
+  db: VisoresDb;
+  http: HttpClient;
+  store: SyncStore;
+  now: () => number;
+}
+
+export function createSyncRefresh({ db, http, store, now }: SyncRefreshDeps) {
+  const { base } = workspacePaths;
+
+  async function fetchTree(userId: string): Promise<Tree> {
+    const { body } = await http.request('GET', `${base(userId)}/folders`, { schema: FolderTreeResponse });
+    return { nodes: body.data, version: body.version };
+  }
+
+  /**
+   * Reads tree (unless given: the version check just read it), visores and favourites and
+   * stores them as one state; answers the tree stored.
+   */
+  async function readAll(userId: string, known?: Tree): Promise<Tree> {
+    const [tree, visores, favourites] = await Promise.all([
+      known ?? fetchTree(userId),
+      http.request('GET', base(userId), { schema: VisorListResponse }).then((answer): Visor[] => answer.body.data),
+      http.request('GET', `${base(userId)}/getFavs`, { schema: FavsResponse }).then((answer) => answer.body.data),
+    ]);
+    await store.applyWorkspace(userId, { tree: tree.nodes, version: tree.version, favourites }, { ownVisores: visores });
+    return tree;
+  }
+
+  /**
+   * GET the tree with If-None-Match: the cached version. 304 (the server answers it without
+   * a body, which the HTTP client reports as a non-2xx status): nothing changed, the cache is
+   * confirmed. 200: another device changed it; the whole workspace is read again.
+   */
+  async function checkVersion(userId: string): Promise<void> {
+    const cached = await db.folderTrees.get(userId);
+    if (!cached) {
+      await readAll(userId);
+      return;
+    }
+    let tree: Tree;
+    try {
+      const { body } = await http.request('GET', `${base(userId)}/folders`, {
+        schema: FolderTreeResponse,
+        headers: { 'if-none-match': `"${cached.version}"` },
+        // The answer is for this comparison only; the browser's cache must neither answer nor keep it.
+        cache: 'no-store',
+      });
+      tree = { nodes: body.data, version: body.version };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 304) {
+        await store.confirmed(userId);
+        return;
+      }
+      throw error;
+    }
+    await readAll(userId, tree);
+  }
+
+  return {
+    readAll,
+
+    /** A tab became visible: a version check when the cache was last confirmed CHECK_AFTER_MS ago or more (or never). */
+    async visible(userId: string): Promise<void> {
+      const cached = await db.folderTrees.get(userId);
+      if (cached && now() - cached.syncedAt < CHECK_AFTER_MS) return;
+      await checkVersion(userId);
+    },
+  };
+}
+
+export type SyncRefresh = ReturnType<typeof createSyncRefresh>;

@@ -1,0 +1,84 @@
+// The workspace sync's writes into Dexie (issue 5; issue 16: one round trip per write). The
+// worker stores what the server answered, as it answered it: the tree with its version, the
+// favourites, and each cached own visor's `fav` from the favourites list. It computes no
+// rule of its own. Each write is one transaction that first checks that the user it was
+// read for is still the one signed in.
+import type { VisoresDb } from '../shared/db';
+import type { Visor, WorkspaceState } from '../protocol/workspace';
+
+/** What a write changed beside the workspace state, stored in the same transaction. */
+export interface WorkspaceRows {
+  /** A visor the write created or changed. */
+  visor?: Visor;
+  /** Visores the write deleted. */
+  removed?: readonly string[];
+  /** Every own visor (a full read): own visores not in it are gone; others' public ones opened here stay. */
+  ownVisores?: readonly Visor[];
+}
+
+export interface SyncStoreDeps {
+  db: VisoresDb;
+  now: () => number;
+  /** Throws when `userId` is no longer the one signed in: an answer on its way after a logout writes nothing. */
+  stillSignedIn: (userId: string) => void;
+}
+
+export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
+  return {
+    /** Tree, version, favourites and the visor rows a write changed, with each own visor's `fav` as the server's favourites say. */
+    async applyWorkspace(userId: string, state: WorkspaceState, rows: WorkspaceRows = {}): Promise<void> {
+      await db.transaction('rw', db.folderTrees, db.visores, db.favourites, async () => {
+        stillSignedIn(userId);
+        await db.folderTrees.put({ userId, nodes: state.tree, version: state.version, syncedAt: now() });
+        await db.favourites.put({ userId, ...state.favourites });
+        if (rows.ownVisores) {
+          const listed = new Set(rows.ownVisores.map((visor) => visor.visor_id));
+          const gone = await db.visores
+            .where('userId')
+            .equals(userId)
+            .filter((visor) => visor.owner === userId && !listed.has(visor.visor_id))
+            .primaryKeys();
+          await db.visores.bulkDelete(gone);
+          await db.visores.bulkPut(rows.ownVisores.map((visor) => ({ ...visor, userId })));
+        }
+        if (rows.removed?.length) await db.visores.bulkDelete(rows.removed.map((visorId): [string, string] => [userId, visorId]));
+        if (rows.visor) await db.visores.put({ ...rows.visor, userId });
+        const favourite = new Set(state.favourites.visores.map((item) => item.visor_id));
+        const changed = await db.visores
+          .where('userId')
+          .equals(userId)
+          .filter((visor) => visor.owner === userId && visor.fav !== favourite.has(visor.visor_id))
+          .toArray();
+        await db.visores.bulkPut(changed.map((visor) => ({ ...visor, fav: !visor.fav })));
+      });
+    },
+
+    /** One visor (own or public) as read, without touching the tree. */
+    async putVisor(userId: string, visor: Visor): Promise<void> {
+      await db.transaction('rw', db.visores, async () => {
+        stillSignedIn(userId);
+        await db.visores.put({ ...visor, userId });
+      });
+    },
+
+    /** The version check found the cached tree current: it counts as read now. */
+    async confirmed(userId: string): Promise<void> {
+      await db.transaction('rw', db.folderTrees, async () => {
+        stillSignedIn(userId);
+        const tree = await db.folderTrees.get(userId);
+        if (tree) await db.folderTrees.put({ ...tree, syncedAt: now() });
+      });
+    },
+
+    /** Logout: deletes every cached record of the user. */
+    async wipe(userId: string): Promise<void> {
+      await db.transaction('rw', db.folderTrees, db.visores, db.favourites, async () => {
+        await db.folderTrees.delete(userId);
+        await db.visores.where('userId').equals(userId).delete();
+        await db.favourites.delete(userId);
+      });
+    },
+  };
+}
+
+export type SyncStore = ReturnType<typeof createSyncStore>;
