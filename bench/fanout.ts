@@ -109,7 +109,8 @@ function checkFrame(text: string): void {
   const keys = Object.keys(frame);
   const found = text.match(LAST_TRADE_DATE)?.length ?? 0;
   const dates = text.split('"date":').length - 1;
-  if (keys.length === 0 || found !== keys.length || dates !== keys.length || keys.some((key) => typeof frame[key]?.md?.LA?.date !== 'number')) malformedFrames += 1;
+  if (keys.length === 0 || found !== keys.length || dates !== keys.length || keys.some((key) => typeof frame[key]?.md?.LA?.date !== 'number'))
+    malformedFrames += 1;
 }
 
 function percentile(sorted: Float64Array, p: number): number {
@@ -126,7 +127,11 @@ interface FeedsAnswer {
 /** Resolves once the server on `port` runs both feeds (it took their locks). */
 async function feedsRunning(port: number): Promise<void> {
   const base = `http://127.0.0.1:${port}/api`;
-  const login = await fetch(`${base}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'admin1234' }) });
+  const login = await fetch(`${base}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'admin1234' }),
+  });
   const { token } = (await login.json()) as { token: string };
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -169,18 +174,29 @@ async function run(label: string, redisUrl: string | null, twoProcesses = false)
   const base = `http://127.0.0.1:${port}/api`;
   try {
     const post = async (p: string, body: unknown, token?: string) =>
-      (await fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) })).json() as Promise<Record<string, unknown>>;
+      (
+        await fetch(base + p, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+          body: JSON.stringify(body),
+        })
+      ).json() as Promise<Record<string, unknown>>;
     const { token } = (await post('/login', { username: 'demo', password: 'demo1234' })) as { token: string };
     const { token: adminToken } = (await post('/login', { username: 'admin', password: 'admin1234' })) as { token: string };
-    const instruments = ((await (await fetch(`${base}/visores/primary/instruments`, { headers: { authorization: `Bearer ${token}` } })).json()) as { instruments: { instrumentId: { symbol: string } }[] }).instruments.map((i) => i.instrumentId.symbol);
+    const instruments = (
+      (await (await fetch(`${base}/visores/primary/instruments`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+        instruments: { instrumentId: { symbol: string } }[];
+      }
+    ).instruments.map((i) => i.instrumentId.symbol);
     const feeds = async () => (await (await fetch(`${base}/admin/feeds`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as FeedsAnswer;
     const clientsProcess = await feeds();
-    if (feedProcess && clientsProcess.data.some((feed) => feed.process === clientsProcess.self)) throw new Error("the clients' process runs a feed: the feed process did not take the locks");
+    if (feedProcess && clientsProcess.data.some((feed) => feed.process === clientsProcess.self))
+      throw new Error("the clients' process runs a feed: the feed process did not take the locks");
     // Summed over the processes: updates merged (between flushes and for slow clients) where the clients are, ticks where they are published.
     const stats = async () => (await feeds()).stats;
 
     const random = seededRandom(7);
-    const latencies = new Float64Array(64 * 1024 * 1024 / 8);
+    const latencies = new Float64Array((64 * 1024 * 1024) / 8);
     let latencyCount = 0;
     let measuring = false;
     let messages = 0;
@@ -192,43 +208,45 @@ async function run(label: string, redisUrl: string | null, twoProcesses = false)
     // Connect in batches so the accept queue is not flooded.
     for (let i = 0; i < CLIENTS; i += 50) {
       await Promise.all(
-        Array.from({ length: Math.min(50, CLIENTS - i) }, () =>
-          new Promise<void>((resolve, reject) => {
-            const socket = new WebSocket(`ws://127.0.0.1:${port}/ws/market`, { perMessageDeflate: false, skipUTF8Validation: true });
-            sockets.push(socket);
-            const wanted = new Set<string>();
-            while (wanted.size < PER_CLIENT) wanted.add(instruments[Math.floor(random() * instruments.length)]!);
-            const unanswered = new Set(wanted);
-            socket.on('open', () => socket.send(JSON.stringify({ action: 'auth', token })));
-            socket.on('error', reject);
-            socket.on('message', (raw: Buffer) => {
-              if (awaitingSnapshots > 0 || isEvent(raw)) {
-                const message = JSON.parse(String(raw)) as Record<string, unknown> & { event?: string };
-                if (message.event === 'authenticated') {
-                  for (const symbol of wanted) socket.send(JSON.stringify({ action: 'subscribe', symbol }));
-                  resolve();
-                  return;
+        Array.from(
+          { length: Math.min(50, CLIENTS - i) },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const socket = new WebSocket(`ws://127.0.0.1:${port}/ws/market`, { perMessageDeflate: false, skipUTF8Validation: true });
+              sockets.push(socket);
+              const wanted = new Set<string>();
+              while (wanted.size < PER_CLIENT) wanted.add(instruments[Math.floor(random() * instruments.length)]!);
+              const unanswered = new Set(wanted);
+              socket.on('open', () => socket.send(JSON.stringify({ action: 'auth', token })));
+              socket.on('error', reject);
+              socket.on('message', (raw: Buffer) => {
+                if (awaitingSnapshots > 0 || isEvent(raw)) {
+                  const message = JSON.parse(String(raw)) as Record<string, unknown> & { event?: string };
+                  if (message.event === 'authenticated') {
+                    for (const symbol of wanted) socket.send(JSON.stringify({ action: 'subscribe', symbol }));
+                    resolve();
+                    return;
+                  }
+                  if (message.event) return;
+                  for (const key in message) if (unanswered.delete(key)) awaitingSnapshots -= 1;
                 }
-                if (message.event) return;
-                for (const key in message) if (unanswered.delete(key)) awaitingSnapshots -= 1;
-              }
-              if (!measuring) return;
-              const received = Date.now();
-              messages += 1;
-              // Every 64th frame is parsed whole, to check that frames are JSON keyed by symbol
-              // and that each update carries exactly one `"date":` (its LA.date).
-              if ((messages & 63) === 0) checkFrame(String(raw));
-              // Each update's tick time is its LA.date, found in the bytes themselves: the
-              // generator shares the machine, so it spends its time receiving, not decoding.
-              for (let at = raw.indexOf(DATE_NEEDLE); at !== -1; at = raw.indexOf(DATE_NEEDLE, at)) {
-                at += DATE_NEEDLE.length;
-                let date = 0;
-                for (let c = raw[at]!; c >= 0x30 && c <= 0x39; c = raw[++at]!) date = date * 10 + (c - 0x30);
-                updates += 1;
-                if (latencyCount < latencies.length) latencies[latencyCount++] = received - date;
-              }
-            });
-          }),
+                if (!measuring) return;
+                const received = Date.now();
+                messages += 1;
+                // Every 64th frame is parsed whole, to check that frames are JSON keyed by symbol
+                // and that each update carries exactly one `"date":` (its LA.date).
+                if ((messages & 63) === 0) checkFrame(String(raw));
+                // Each update's tick time is its LA.date, found in the bytes themselves: the
+                // generator shares the machine, so it spends its time receiving, not decoding.
+                for (let at = raw.indexOf(DATE_NEEDLE); at !== -1; at = raw.indexOf(DATE_NEEDLE, at)) {
+                  at += DATE_NEEDLE.length;
+                  let date = 0;
+                  for (let c = raw[at]!; c >= 0x30 && c <= 0x39; c = raw[++at]!) date = date * 10 + (c - 0x30);
+                  updates += 1;
+                  if (latencyCount < latencies.length) latencies[latencyCount++] = received - date;
+                }
+              });
+            }),
         ),
       );
     }
@@ -250,7 +268,9 @@ async function run(label: string, redisUrl: string | null, twoProcesses = false)
     const elapsed = (Date.now() - started) / 1000;
     const serverCpuSeconds = cpuSeconds(child.pid!) - cpuBefore;
     const cpu = (serverCpuSeconds / elapsed) * 100;
-    const feedProcessFigures = feedProcess ? { cpuPercent: ((cpuSeconds(feedProcess.child.pid!) - feedCpuBefore) / elapsed) * 100, peakRssMb: peakRssMb(feedProcess.child.pid!) } : null;
+    const feedProcessFigures = feedProcess
+      ? { cpuPercent: ((cpuSeconds(feedProcess.child.pid!) - feedCpuBefore) / elapsed) * 100, peakRssMb: peakRssMb(feedProcess.child.pid!) }
+      : null;
     const generatorUsage = process.cpuUsage(generatorBefore);
     const generatorCpu = ((generatorUsage.user + generatorUsage.system) / 1e6 / elapsed) * 100;
     const after = await stats();
@@ -308,14 +328,19 @@ if (redisRuns.length > 0) {
   else console.log(`Redis at ${values.redis} is not reachable: the Redis runs are skipped`);
 }
 const fixed = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : 'n/a');
-console.log('\nrun         msgs/s    updates/s  p50 ms  p99 ms  coalesced  ticks published  server CPU %  peak RSS MB  generator CPU %  server µs/update  server µs/msg  generator µs/msg');
+console.log(
+  '\nrun         msgs/s    updates/s  p50 ms  p99 ms  coalesced  ticks published  server CPU %  peak RSS MB  generator CPU %  server µs/update  server µs/msg  generator µs/msg',
+);
 for (const r of results) {
   console.log(
     `${r.label.padEnd(10)} ${fixed(r.messagesPerSecond).padStart(8)} ${fixed(r.updatesPerSecond).padStart(11)} ${fixed(r.p50).padStart(7)} ${fixed(r.p99).padStart(7)} ${String(r.coalesced).padStart(10)} ${String(r.published).padStart(16)} ${fixed(r.cpuPercent).padStart(12)} ${fixed(r.peakRssMb).padStart(12)} ${fixed(r.generatorCpuPercent).padStart(16)} ${fixed(r.serverMicrosPerUpdate, 2).padStart(17)} ${fixed(r.serverMicrosPerMessage, 2).padStart(14)} ${fixed(r.generatorMicrosPerMessage, 2).padStart(17)}`,
   );
 }
 for (const r of results) {
-  if (r.feedProcess) console.log(`${r.label}: the feed process (publishing every tick to Redis, no clients) used ${fixed(r.feedProcess.cpuPercent)} % CPU, peak RSS ${fixed(r.feedProcess.peakRssMb)} MB`);
+  if (r.feedProcess)
+    console.log(
+      `${r.label}: the feed process (publishing every tick to Redis, no clients) used ${fixed(r.feedProcess.cpuPercent)} % CPU, peak RSS ${fixed(r.feedProcess.peakRssMb)} MB`,
+    );
 }
 const broken = results.filter((r) => r.malformedFrames > 0);
 if (broken.length > 0) {

@@ -111,7 +111,9 @@ async function runDesign(
   await browserCdp.detach();
   pages.forEach((page, i) => page.on('pageerror', (error) => console.error(`[${design} tab ${i + 1}] ${error.message}`)));
   for (const page of pages) {
-    await page.waitForFunction((count) => document.querySelectorAll('[role="row"][data-symbol][data-stale="false"]').length === count, SYMBOLS.length, { timeout: 60_000 });
+    await page.waitForFunction((count) => document.querySelectorAll('[role="row"][data-symbol][data-stale="false"]').length === count, SYMBOLS.length, {
+      timeout: 60_000,
+    });
   }
   const sockets = feed.marketSockets().filter((socket) => socket.symbols > 0).length;
   const sessions = await Promise.all(pages.map((page) => context.newCDPSession(page)));
@@ -130,15 +132,20 @@ async function runDesign(
   for (const page of pages) await page.evaluate(() => (window as unknown as { __bench: { start(): void } }).__bench.start());
 
   if (process.env.BENCH_TRACE && design === 'ours') {
-    await browser.startTracing(pages[0], { path: process.env.BENCH_TRACE, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8'] });
+    await browser.startTracing(pages[0], {
+      path: process.env.BENCH_TRACE,
+      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8'],
+    });
   }
   const run = await feed.run({ symbols: SYMBOLS, rate: RATE, seconds: SECONDS, perMessage: PER_MESSAGE });
   if (process.env.BENCH_TRACE && design === 'ours') await browser.stopTracing();
 
-  const expected = new Map([...feed.lastSent()].map(([symbol, md]) => {
-    const cells = quoteCells({ md });
-    return [symbol, [cells.bid, cells.offer, cells.last, cells.volume]];
-  }));
+  const expected = new Map(
+    [...feed.lastSent()].map(([symbol, md]) => {
+      const cells = quoteCells({ md });
+      return [symbol, [cells.bid, cells.offer, cells.last, cells.volume]];
+    }),
+  );
   const wrongOn = async (page: Page) => {
     const shown = await shownRows(page);
     return SYMBOLS.filter((symbol) => JSON.stringify(shown[symbol]) !== JSON.stringify(expected.get(symbol)));
@@ -206,7 +213,10 @@ function report(label: string, feed: FeedServer, result: Awaited<ReturnType<type
         ` · final state ${tab.finalWrong.length === 0 ? `right for all ${SYMBOLS.length}` : `WRONG for ${tab.finalWrong.length}: ${tab.finalWrong.slice(0, 5).join(', ')}`}`,
     );
   });
-  if (result.worker) console.log(`  data worker: CPU ${fmt(result.worker.busyMs / 1000, 2)} s busy of ${fmt(result.worker.wallMs / 1000, 1)} s (${fmt((100 * result.worker.busyMs) / result.worker.wallMs, 0)} %, V8 sampling profiler)`);
+  if (result.worker)
+    console.log(
+      `  data worker: CPU ${fmt(result.worker.busyMs / 1000, 2)} s busy of ${fmt(result.worker.wallMs / 1000, 1)} s (${fmt((100 * result.worker.busyMs) / result.worker.wallMs, 0)} %, V8 sampling profiler)`,
+    );
   if (result.worker && process.env.BENCH_PROFILE) for (const [name, ms] of result.worker.top) console.log(`    ${fmt(ms, 0)} ms  ${name}`);
   console.log(`  ${result.cpuLine}`);
   console.log(`  main thread, all tabs (load and drain): ${fmt(busy, 2)} s`);
@@ -220,15 +230,25 @@ async function main() {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   });
-  console.log(`bench:ticks — ${TABS} tabs × ${SYMBOLS.length} symbols, ${RATE.toLocaleString('en')} updates/s for ${SECONDS} s, ${PER_MESSAGE} symbols per message`);
-  console.log(`machine: ${cpus().length} cores, load average before ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+  console.log(
+    `bench:ticks — ${TABS} tabs × ${SYMBOLS.length} symbols, ${RATE.toLocaleString('en')} updates/s for ${SECONDS} s, ${PER_MESSAGE} symbols per message`,
+  );
+  console.log(
+    `machine: ${cpus().length} cores, load average before ${loadavg()
+      .map((value) => value.toFixed(2))
+      .join(' ')}`,
+  );
   try {
     const ours = report('ours (one SharedWorker socket, paced batches, rows writing their own text nodes)', feed, await runDesign(browser, feed, 'ours'));
     if (!values['skip-naive']) {
       const naive = report('naive (a socket per tab, a React state update per message)', feed, await runDesign(browser, feed, 'naive'));
       console.log(`\nmain-thread time, naive / ours: ${fmt(naive / ours, 1)}× (${fmt(naive, 2)} s / ${fmt(ours, 2)} s)`);
     }
-    console.log(`load average after: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+    console.log(
+      `load average after: ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await browser.close();
     await feed.close();

@@ -52,10 +52,21 @@ async function seed(base) {
   const bonos = await make('Curva de bonos', '💵', '#22c55e');
   const cauciones = await make('Cauciones', '🏦', '#0ea5e9');
   const acciones = await make('Acciones líderes', '📈', '#f97316');
-  await api(base, 'PUT', `/visores/${user._id}/folders`, [
-    { folder_id: 'Renta', name: 'Renta fija', emoji: '📁', sub: [node(bonos, 'Curva de bonos', '💵', '#22c55e'), node(cauciones, 'Cauciones', '🏦', '#0ea5e9')] },
-    node(acciones, 'Acciones líderes', '📈', '#f97316'),
-  ], token);
+  await api(
+    base,
+    'PUT',
+    `/visores/${user._id}/folders`,
+    [
+      {
+        folder_id: 'Renta',
+        name: 'Renta fija',
+        emoji: '📁',
+        sub: [node(bonos, 'Curva de bonos', '💵', '#22c55e'), node(cauciones, 'Cauciones', '🏦', '#0ea5e9')],
+      },
+      node(acciones, 'Acciones líderes', '📈', '#f97316'),
+    ],
+    token,
+  );
   // After the tree is saved, so the sidebar shows Favoritos.
   await api(base, 'PUT', `/visores/${user._id}/${acciones}/fav`, undefined, token);
 }
@@ -120,7 +131,10 @@ async function main() {
       await page.getByLabel('Contraseña').fill(DEMO.password);
       await page.getByRole('button', { name: 'Ingresar' }).click();
       await page.getByRole('heading', { name: 'Inicio', level: 1 }).waitFor();
-      await page.getByRole('link', { name: /Curva de bonos/ }).first().waitFor();
+      await page
+        .getByRole('link', { name: /Curva de bonos/ })
+        .first()
+        .waitFor();
       await shot('home');
 
       await page.getByRole('button', { name: 'Buscar' }).click();

@@ -55,7 +55,11 @@ export interface FeedServer {
   close(): Promise<void>;
 }
 
-export async function startFeedServer(options: { port: number; distDir: string; extraFiles: Record<string, { type: string; body: string | Buffer }> }): Promise<FeedServer> {
+export async function startFeedServer(options: {
+  port: number;
+  distDir: string;
+  extraFiles: Record<string, { type: string; body: string | Buffer }>;
+}): Promise<FeedServer> {
   const states = new Map<string, { sequence: number; price: number; at: number; sentAt: Float64Array }>();
   const sockets = new Set<MarketSocket>();
 

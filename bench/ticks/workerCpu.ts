@@ -61,13 +61,21 @@ export async function profileSharedWorker(browser: Browser): Promise<{ stop(): P
       let busyUs = 0;
       // timeDeltas[i] is the time before sample i; sample i-1 ran during it.
       for (let i = 1; i < profile.samples.length; i++) if (!idle.has(profile.samples[i - 1]!)) busyUs += profile.timeDeltas[i]!;
-      const names = new Map(profile.nodes.map((node) => [node.id, `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`]));
+      const names = new Map(
+        profile.nodes.map((node) => [
+          node.id,
+          `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`,
+        ]),
+      );
       const self = new Map<string, number>();
       for (let i = 1; i < profile.samples.length; i++) {
         const name = names.get(profile.samples[i - 1]!)!;
         self.set(name, (self.get(name) ?? 0) + profile.timeDeltas[i]! / 1000);
       }
-      const top = [...self].filter(([name]) => !name.startsWith('(idle)')).sort((a, b) => b[1] - a[1]).slice(0, 12);
+      const top = [...self]
+        .filter(([name]) => !name.startsWith('(idle)'))
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 12);
       await cdp.detach().catch(() => {});
       return { busyMs: busyUs / 1000, wallMs: (profile.endTime - profile.startTime) / 1000, top };
     },

@@ -67,11 +67,7 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
 
     /** Ends every session of a user (password change, disable), but `keep`. */
     async revokeAllOfUser(userId: string, keep?: string): Promise<string[]> {
-      let query = db
-        .updateTable('sessions')
-        .set({ revoked_at: now() })
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null);
+      let query = db.updateTable('sessions').set({ revoked_at: now() }).where('user_id', '=', userId).where('revoked_at', 'is', null);
       if (keep != null) query = query.where('token_hash', '!=', keep);
       const rows = await query.returning('token_hash').execute();
       return rows.map((r) => r.token_hash);
@@ -82,13 +78,7 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
       const cutoff = now() - 24 * 60 * 60 * 1000;
       const result = await db
         .deleteFrom('sessions')
-        .where((eb) =>
-          eb.or([
-            eb('expires_at', '<', cutoff),
-            eb('revoked_at', '<', cutoff),
-            eb('last_used_at', '<', cutoff - policy.idleMs),
-          ]),
-        )
+        .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff), eb('last_used_at', '<', cutoff - policy.idleMs)]))
         .executeTakeFirst();
       return Number(result.numDeletedRows);
     },

@@ -52,7 +52,10 @@ export function usersRepo(db: Db, now: () => number, dialect: Dialect = 'sqlite'
     },
 
     async count(): Promise<number> {
-      const { n } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+      const { n } = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(n);
     },
 
@@ -134,11 +137,7 @@ export function usersRepo(db: Db, now: () => number, dialect: Dialect = 'sqlite'
     },
 
     async setPasswordHash(id: string, passwordHash: string): Promise<boolean> {
-      const result = await db
-        .updateTable('users')
-        .set({ password_hash: passwordHash, updated_at: now() })
-        .where('id', '=', id)
-        .executeTakeFirst();
+      const result = await db.updateTable('users').set({ password_hash: passwordHash, updated_at: now() }).where('id', '=', id).executeTakeFirst();
       return result.numUpdatedRows > 0n;
     },
   };

@@ -10,10 +10,26 @@ describe('catalogue', () => {
   it('lists dollar futures for the next 12 months, expiring the last business day, multiplier 1000 in ARS', () => {
     const dlr = catalogue.instruments.filter((i) => i.kind === 'future' && i.product === 'DLR');
     expect(dlr.map((i) => i.instrumentId.symbol)).toEqual([
-      'DLR/NOV26', 'DLR/DIC26', 'DLR/ENE27', 'DLR/FEB27', 'DLR/MAR27', 'DLR/ABR27',
-      'DLR/MAY27', 'DLR/JUN27', 'DLR/JUL27', 'DLR/AGO27', 'DLR/SEP27', 'DLR/OCT27',
+      'DLR/NOV26',
+      'DLR/DIC26',
+      'DLR/ENE27',
+      'DLR/FEB27',
+      'DLR/MAR27',
+      'DLR/ABR27',
+      'DLR/MAY27',
+      'DLR/JUN27',
+      'DLR/JUL27',
+      'DLR/AGO27',
+      'DLR/SEP27',
+      'DLR/OCT27',
     ]);
-    expect(dlr[0]).toMatchObject({ maturityDate: '20261130', contractMultiplier: 1000, currency: 'ARS', cficode: 'FXXXSX', segment: { marketSegmentId: 'DDF', marketId: 'ROFX' } });
+    expect(dlr[0]).toMatchObject({
+      maturityDate: '20261130',
+      contractMultiplier: 1000,
+      currency: 'ARS',
+      cficode: 'FXXXSX',
+      segment: { marketSegmentId: 'DDF', marketId: 'ROFX' },
+    });
     expect(dlr[11]!.maturityDate).toBe('20271029'); // 30 and 31 Oct 2027 are a weekend
   });
 
@@ -36,7 +52,24 @@ describe('catalogue', () => {
   });
 
   it('has index, agricultural and option contracts, BYMA lines and indices', () => {
-    for (const symbol of ['GGAL/DIC26', 'WTI/ENE27', 'ORO/FEB27', 'SOJ.ROS/NOV26 330 C', 'MERV - XMEV - AAPL - 24hs', 'RFX20/DIC26', 'SOJ.ROS/ENE27', 'MAI.ROS/NOV26', 'TRI.ROS/MAR27', 'I.RFX20', 'I.MERVAL', 'DLR/SPOT', 'MERV - XMEV - GGAL - CI', 'MERV - XMEV - AL30D - 24hs', 'MERV - XMEV - GD30C - CI', 'MERV - XMEV - AE38 - 24hs']) {
+    for (const symbol of [
+      'GGAL/DIC26',
+      'WTI/ENE27',
+      'ORO/FEB27',
+      'SOJ.ROS/NOV26 330 C',
+      'MERV - XMEV - AAPL - 24hs',
+      'RFX20/DIC26',
+      'SOJ.ROS/ENE27',
+      'MAI.ROS/NOV26',
+      'TRI.ROS/MAR27',
+      'I.RFX20',
+      'I.MERVAL',
+      'DLR/SPOT',
+      'MERV - XMEV - GGAL - CI',
+      'MERV - XMEV - AL30D - 24hs',
+      'MERV - XMEV - GD30C - CI',
+      'MERV - XMEV - AE38 - 24hs',
+    ]) {
       expect(catalogue.resolve(symbol), symbol).not.toBeNull();
     }
     const option = catalogue.instruments.find((i) => i.kind === 'option')!;

@@ -27,7 +27,12 @@ export function createPrimaryFeed(options: {
   const { hub, catalogue } = options;
   const client =
     options.client ??
-    createPrimaryClient({ baseUrl: options.settings.url, username: options.settings.username, password: options.settings.password, logger: { info: () => {}, warn: (m) => options.log.warn({}, m), error: (m) => options.log.warn({}, m) } });
+    createPrimaryClient({
+      baseUrl: options.settings.url,
+      username: options.settings.username,
+      password: options.settings.password,
+      logger: { info: () => {}, warn: (m) => options.log.warn({}, m), error: (m) => options.log.warn({}, m) },
+    });
   const subscribed = new Set<string>();
   let demandTimer: NodeJS.Timeout | null = null;
   let loaded: Promise<void> | null = null;

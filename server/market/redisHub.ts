@@ -26,7 +26,12 @@ export function originTag(): string {
   return `${randomBytes(4).toString('hex')}:`;
 }
 
-export function createRedisHub(url: string, prefix: string, onError: (error: Error) => void, origin: string = originTag()): Hub & { client: Redis; redisChannels(): string[] } {
+export function createRedisHub(
+  url: string,
+  prefix: string,
+  onError: (error: Error) => void,
+  origin: string = originTag(),
+): Hub & { client: Redis; redisChannels(): string[] } {
   if (origin.length !== ORIGIN_TAG_LENGTH || origin.includes('{')) throw new Error(`origin tag must be ${ORIGIN_TAG_LENGTH} characters without '{'`);
   let closing = false;
   /** Errors reported; a command cut off by close() is none. */

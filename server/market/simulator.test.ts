@@ -95,7 +95,9 @@ describe('simulator', () => {
   });
 
   it('stays near its settings and references however long it runs (a simulated week)', () => {
-    const few = catalogue.instruments.filter((i) => ['DLR/SPOT', 'MERV - XMEV - GGAL - 24hs', 'MERV - XMEV - AL30 - 24hs', 'MERV - XMEV - AL30D - 24hs'].includes(i.instrumentId.symbol));
+    const few = catalogue.instruments.filter((i) =>
+      ['DLR/SPOT', 'MERV - XMEV - GGAL - 24hs', 'MERV - XMEV - AL30 - 24hs', 'MERV - XMEV - AL30D - 24hs'].includes(i.instrumentId.symbol),
+    );
     expect(few).toHaveLength(4);
     const sim = createSimulator(catalogue, few, { ...settings, ticksPerSecond: 0.5 }, () => now);
     const drivers = [];
@@ -115,7 +117,7 @@ describe('simulator', () => {
     expect(new Set(drivers.map((d) => d.spot)).size).toBe(7);
   });
 
-  it('starts a new session each day in Buenos Aires: the close is the last day\'s last, open, high and low start again, volume from zero', () => {
+  it("starts a new session each day in Buenos Aires: the close is the last day's last, open, high and low start again, volume from zero", () => {
     let clock = Date.UTC(2026, 10, 23, 20); // 17:00 in Buenos Aires
     const ggal = catalogue.instruments.filter((i) => i.instrumentId.symbol === 'MERV - XMEV - GGAL - 24hs');
     const sim = createSimulator(catalogue, ggal, { ...settings, ticksPerSecond: 1 }, () => clock);

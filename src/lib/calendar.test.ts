@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addMonths,
-  calendarDaysBetween,
-  lastBusinessDay,
-  monthCode,
-  parseIsoDate,
-  parseMonthCode,
-  parseYyyymmdd,
-  weekdaysBetween,
-  yyyymmdd,
-} from './calendar';
+import { addMonths, calendarDaysBetween, lastBusinessDay, monthCode, parseIsoDate, parseMonthCode, parseYyyymmdd, weekdaysBetween, yyyymmdd } from './calendar';
 
 describe('month codes', () => {
   it('writes and reads Spanish month codes', () => {

@@ -39,7 +39,18 @@ describe('parseColor', () => {
   });
 
   it('ignores what does not parse', () => {
-    for (const text of ['', 'red', 'rgb(1 2)', 'rgb(1 2 3 4)', 'hsl(a b c)', 'hsl(10% 50% 50%)', 'rgb(1deg 2 3)', 'hsl(1 2% 3% / x)', 'cmyk(1 2 3)', 'rgb(1 2 3'])
+    for (const text of [
+      '',
+      'red',
+      'rgb(1 2)',
+      'rgb(1 2 3 4)',
+      'hsl(a b c)',
+      'hsl(10% 50% 50%)',
+      'rgb(1deg 2 3)',
+      'hsl(1 2% 3% / x)',
+      'cmyk(1 2 3)',
+      'rgb(1 2 3',
+    ])
       expect(parseColor(text), text).toBeNull();
   });
 });

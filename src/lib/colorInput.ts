@@ -102,7 +102,8 @@ export function parseColor(input: string): RgbaColor | null {
   const [first, second, third] = call.parts as [Part, Part, Part];
   const a = alphaOf(call.alpha);
   if (call.name.startsWith('rgb')) {
-    const channel = (part: Part) => (part.unit !== '' && !part.percent ? null : part.percent ? (clamp(part.value, 0, 100) / 100) * 255 : clamp(part.value, 0, 255));
+    const channel = (part: Part) =>
+      part.unit !== '' && !part.percent ? null : part.percent ? (clamp(part.value, 0, 100) / 100) * 255 : clamp(part.value, 0, 255);
     const [r, g, b] = [channel(first), channel(second), channel(third)];
     if (r === null || g === null || b === null) return null;
     return colord({ r, g, b, a }).toRgb();

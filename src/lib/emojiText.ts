@@ -3,7 +3,13 @@
 export type InsertMode = 'prepend' | 'insert' | 'append';
 
 /** The text after putting `emoji` into it, and where the cursor goes (just after the emoji). */
-export function insertEmoji(text: string, emoji: string, mode: InsertMode = 'insert', selectionStart = text.length, selectionEnd = selectionStart): { text: string; cursor: number } {
+export function insertEmoji(
+  text: string,
+  emoji: string,
+  mode: InsertMode = 'insert',
+  selectionStart = text.length,
+  selectionEnd = selectionStart,
+): { text: string; cursor: number } {
   if (mode === 'prepend') return { text: emoji + text, cursor: emoji.length };
   if (mode === 'append') return { text: text + emoji, cursor: text.length + emoji.length };
   const start = Math.max(0, Math.min(selectionStart, text.length));

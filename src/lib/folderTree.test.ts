@@ -124,8 +124,12 @@ describe('updateFolder', () => {
 describe('withFavourite', () => {
   it('sets the folder and everything inside it, folders and visores', () => {
     const tree = folder('a', [visor('v1'), folder('b', [visor('v2', { fav: true })], { fav: false })]);
-    expect(withFavourite(tree, true)).toEqual(folder('a', [visor('v1', { fav: true }), folder('b', [visor('v2', { fav: true })], { fav: true })], { fav: true }));
-    expect(withFavourite(tree, false)).toEqual(folder('a', [visor('v1', { fav: false }), folder('b', [visor('v2', { fav: false })], { fav: false })], { fav: false }));
+    expect(withFavourite(tree, true)).toEqual(
+      folder('a', [visor('v1', { fav: true }), folder('b', [visor('v2', { fav: true })], { fav: true })], { fav: true }),
+    );
+    expect(withFavourite(tree, false)).toEqual(
+      folder('a', [visor('v1', { fav: false }), folder('b', [visor('v2', { fav: false })], { fav: false })], { fav: false }),
+    );
   });
 });
 
@@ -158,12 +162,21 @@ describe('moveNode', () => {
   const tree = [folder('a', [visor('v1'), folder('b', [visor('v2')])]), folder('c'), visor('v3')];
 
   it('reorders inside a folder, counting the index after the node left', () => {
-    expect(moveNode(tree, { kind: 'visor', id: 'v1' }, 'a', 1)).toEqual({ ok: true, nodes: [folder('a', [folder('b', [visor('v2')]), visor('v1')]), folder('c'), visor('v3')] });
+    expect(moveNode(tree, { kind: 'visor', id: 'v1' }, 'a', 1)).toEqual({
+      ok: true,
+      nodes: [folder('a', [folder('b', [visor('v2')]), visor('v1')]), folder('c'), visor('v3')],
+    });
   });
 
   it('moves a folder with its subtree to another parent, and a visor to the root', () => {
-    expect(moveNode(tree, { kind: 'folder', id: 'b' }, 'c', 0)).toEqual({ ok: true, nodes: [folder('a', [visor('v1')]), folder('c', [folder('b', [visor('v2')])]), visor('v3')] });
-    expect(moveNode(tree, { kind: 'visor', id: 'v2' }, null, 0)).toEqual({ ok: true, nodes: [visor('v2'), folder('a', [visor('v1'), folder('b')]), folder('c'), visor('v3')] });
+    expect(moveNode(tree, { kind: 'folder', id: 'b' }, 'c', 0)).toEqual({
+      ok: true,
+      nodes: [folder('a', [visor('v1')]), folder('c', [folder('b', [visor('v2')])]), visor('v3')],
+    });
+    expect(moveNode(tree, { kind: 'visor', id: 'v2' }, null, 0)).toEqual({
+      ok: true,
+      nodes: [visor('v2'), folder('a', [visor('v1'), folder('b')]), folder('c'), visor('v3')],
+    });
   });
 
   it('refuses a folder into itself or its own descendant, a missing node and a missing target', () => {

@@ -20,10 +20,7 @@ describe('parseFormula', () => {
   });
 
   it("reads BYMA's long form with its spaces stripped", () => {
-    expect(symbolsOf('MERV - XMEV - AL30 - CI / MERV - XMEV - AL30D - CI')).toEqual([
-      'MERV - XMEV - AL30 - CI',
-      'MERV - XMEV - AL30D - CI',
-    ]);
+    expect(symbolsOf('MERV - XMEV - AL30 - CI / MERV - XMEV - AL30D - CI')).toEqual(['MERV - XMEV - AL30 - CI', 'MERV - XMEV - AL30D - CI']);
     expect(symbolsOf('MERV - XMEV - GGAL - 24hs')).toEqual(['MERV - XMEV - GGAL - 24hs']);
   });
 

@@ -11,8 +11,7 @@ export type FormulaNode =
   | { kind: 'binary'; operator: '+' | '-' | '*' | '/'; left: FormulaNode; right: FormulaNode };
 
 export type ParsedFormula =
-  | { ok: true; ast: FormulaNode; symbols: string[]; hasOperators: boolean }
-  | { ok: false; error: string; symbols: string[]; hasOperators: boolean };
+  { ok: true; ast: FormulaNode; symbols: string[]; hasOperators: boolean } | { ok: false; error: string; symbols: string[]; hasOperators: boolean };
 
 /** Spec section 5: a formula has operators if it contains any of + - * /. */
 export function hasOperators(formula: string): boolean {

@@ -15,7 +15,12 @@ export interface Placement {
   side: 'bottom' | 'top';
 }
 
-export function placePopover(anchor: Rect, size: { width: number; height: number }, viewport: { width: number; height: number }, offset = POPOVER_OFFSET): Placement {
+export function placePopover(
+  anchor: Rect,
+  size: { width: number; height: number },
+  viewport: { width: number; height: number },
+  offset = POPOVER_OFFSET,
+): Placement {
   const below = anchor.top + anchor.height + offset;
   const above = anchor.top - offset - size.height;
   const roomBelow = viewport.height - below;

@@ -18,5 +18,7 @@ export function Emoji({ emoji, className }: { emoji: string; className?: string 
   if (!emoji) return null;
   const name = names[attempt];
   if (name === undefined) return <span className={`emoji emoji--text ${className ?? ''}`}>{emoji}</span>;
-  return <img className={`emoji ${className ?? ''}`} src={emojiImageUrl(name)} alt={emoji} draggable={false} onError={() => setAttempt((value) => value + 1)} />;
+  return (
+    <img className={`emoji ${className ?? ''}`} src={emojiImageUrl(name)} alt={emoji} draggable={false} onError={() => setAttempt((value) => value + 1)} />
+  );
 }

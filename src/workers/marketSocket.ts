@@ -78,7 +78,12 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
   let lastMessageAt = 0;
   let pingSentAt: number | null = null;
   let nextRequest = 0;
-  const timers: { reconnect?: ReturnType<typeof setTimeout>; flag?: ReturnType<typeof setTimeout>; flush?: ReturnType<typeof setTimeout>; keepalive?: ReturnType<typeof setInterval> } = {};
+  const timers: {
+    reconnect?: ReturnType<typeof setTimeout>;
+    flag?: ReturnType<typeof setTimeout>;
+    flush?: ReturnType<typeof setTimeout>;
+    keepalive?: ReturnType<typeof setInterval>;
+  } = {};
 
   const setStatus = (next: Partial<MarketStatus>) => {
     const merged = { ...status, ...next };
@@ -123,11 +128,16 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
     if (!ready) return;
     const toRemove = [...onServer].filter((symbol) => !wanted.has(symbol));
     const toAdd = [...wanted].filter((symbol) => !onServer.has(symbol));
-    for (const [action, symbols] of [['unsubscribe', toRemove], ['subscribe', toAdd]] as const) {
+    for (const [action, symbols] of [
+      ['unsubscribe', toRemove],
+      ['subscribe', toAdd],
+    ] as const) {
       for (let at = 0; at < symbols.length; at += MAX_SYMBOLS_PER_MESSAGE) {
         const chunk = symbols.slice(at, at + MAX_SYMBOLS_PER_MESSAGE);
         const requestId = `m${++nextRequest}`;
-        for (const symbol of chunk) if (action === 'subscribe') onServer.add(symbol); else onServer.delete(symbol);
+        for (const symbol of chunk)
+          if (action === 'subscribe') onServer.add(symbol);
+          else onServer.delete(symbol);
         if (action === 'subscribe') requests.sent(requestId, chunk);
         send({ action, symbols: chunk, requestId });
       }

@@ -128,7 +128,10 @@ describe.runIf(redisUrl)('broker sessions across two processes on Redis', () => 
     // A positions socket on the second process gets the first one's pushes.
     const socket = await openAuthenticatedSocket(second.wsUrl, traderOnSecond.token);
     sendJson(socket, { action: 'subscribe', symbol: channel });
-    expect((await nextMessageWhere(socket, (m) => typeof m === 'object' && m != null && 'event' in m)).message).toEqual({ event: 'subscribed', symbol: channel });
+    expect((await nextMessageWhere(socket, (m) => typeof m === 'object' && m != null && 'event' in m)).message).toEqual({
+      event: 'subscribed',
+      symbol: channel,
+    });
     // The market moves in real time here, so the paper account is revalued with new etags.
     const firstPush = await nextPush(socket, channel);
     const secondPush = await nextPush(socket, channel);

@@ -96,10 +96,7 @@ async function prepareDatabase(target: DatabaseTarget, dataDir: string): Promise
     databaseUrl: url.toString(),
     async verify(built) {
       const { rows } = await withPgClient(postgresUrl, (client) =>
-        client.query<{ table_name: string }>(
-          'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
-          [schema],
-        ),
+        client.query<{ table_name: string }>('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name', [schema]),
       );
       const names = rows.map((row) => row.table_name);
       const missing = APP_TABLES.filter((table) => !names.includes(table));

@@ -15,16 +15,7 @@ import type { MarketData } from '../../src/protocol/market.js';
 import type { Instrument } from '../../server/market/catalogue.js';
 import { MARKET_LIMITS } from '../../server/ws/market.js';
 import { startServer, type TestServer } from './harness.js';
-import {
-  expectPong,
-  nextMessage,
-  nextMessages,
-  openAuthenticatedSocket,
-  pollUntil,
-  sendJson,
-  signIn,
-  waitForClose,
-} from './helpers.js';
+import { expectPong, nextMessage, nextMessages, openAuthenticatedSocket, pollUntil, sendJson, signIn, waitForClose } from './helpers.js';
 
 const SQLITE = { name: 'sqlite' } as const;
 
@@ -36,7 +27,10 @@ interface SymbolEntry {
 
 const isControl = (message: unknown): boolean => typeof message === 'object' && message != null && 'event' in message;
 /** The symbol keys of a data message. */
-const keysOf = (message: unknown): string[] => Object.keys(message as Message).filter((key) => key !== 'requestId').sort();
+const keysOf = (message: unknown): string[] =>
+  Object.keys(message as Message)
+    .filter((key) => key !== 'requestId')
+    .sort();
 
 /** Every case variant of `text` (letters upper or lower), up to `limit` of them. */
 function caseVariants(text: string, limit: number): string[] {
@@ -334,7 +328,12 @@ describe('market socket on sqlite', () => {
       const over = keys.slice(MARKET_LIMITS.maxSubscriptions - 100);
       expect(over).toHaveLength(101);
       sendJson(socket, { action: 'subscribe', symbols: over, requestId: 'over' });
-      expect(await nextMessage(socket)).toEqual({ event: 'error', message: expect.stringContaining(String(MARKET_LIMITS.maxSubscriptions)), symbols: over, requestId: 'over' });
+      expect(await nextMessage(socket)).toEqual({
+        event: 'error',
+        message: expect.stringContaining(String(MARKET_LIMITS.maxSubscriptions)),
+        symbols: over,
+        requestId: 'over',
+      });
       // Nothing of the refused list was taken: 100 of them still fit.
       sendJson(socket, { action: 'subscribe', symbols: over.slice(0, 100), requestId: 'fits' });
       expect(keysOf(await nextMessage(socket))).toHaveLength(100);
@@ -385,14 +384,21 @@ describe('market socket on sqlite', () => {
       expect(await subscribe(socket, keys[0]!, `strike${strike}`)).toMatchObject({ event: 'error', requestId: `strike${strike}` });
     }
     sendJson(socket, { action: 'subscribe', symbols: [keys[0], extra], requestId: 'last' });
-    expect(await nextMessage(socket)).toEqual({ event: 'error', message: expect.stringMatching(/suscripciones.*abuso/), symbols: [keys[0], extra], requestId: 'last' });
+    expect(await nextMessage(socket)).toEqual({
+      event: 'error',
+      message: expect.stringMatching(/suscripciones.*abuso/),
+      symbols: [keys[0], extra],
+      requestId: 'last',
+    });
     expect((await waitForClose(socket)).code).toBe(1008);
   });
 
   it('closes (1008) a client that keeps asking but does not read, once its unsent output passes the cap', async () => {
     const socket = await marketSocket();
     const serverSide = serverSideOf(socket);
-    const keys = market().catalogue.instruments.slice(0, 500).map((instrument) => instrument.instrumentId.symbol);
+    const keys = market()
+      .catalogue.instruments.slice(0, 500)
+      .map((instrument) => instrument.instrumentId.symbol);
     const answerBytes = Buffer.byteLength(JSON.stringify(Object.fromEntries(keys.map((key) => [key, latestEntry(key)]))));
     const written = () => (serverSide as unknown as { _socket: NetSocket })._socket.bytesWritten;
 

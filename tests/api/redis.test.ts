@@ -119,7 +119,12 @@ describe.runIf(redisUrl)('market data across two processes on Redis', () => {
     await until('the snapshot and live ticks', async () => received.length >= 3);
 
     // The first process's admin sees the second's socket, its client and its symbol.
-    const sockets = await adminCall<{ data: { process: string; user: { username: string }; symbols: string[] }[] }>(first, adminOnFirst.token, 'GET', '/admin/market/sockets');
+    const sockets = await adminCall<{ data: { process: string; user: { username: string }; symbols: string[] }[] }>(
+      first,
+      adminOnFirst.token,
+      'GET',
+      '/admin/market/sockets',
+    );
     expect(sockets.data).toEqual([expect.objectContaining({ process: secondId, user: expect.objectContaining({ username: 'demo' }), symbols: [symbol] })]);
     expect(await rofexOf(first, adminOnFirst.token)).toMatchObject({ clients: 1, subscribedSymbols: 1 });
 
@@ -152,7 +157,12 @@ describe.runIf(redisUrl)('market data across two processes on Redis', () => {
     const exchange = await startFakePrimary();
     try {
       // Processes of their own (another prefix: the first test's survivor holds its locks).
-      const env = { REDIS_PREFIX: `${prefix}primary:`, PRIMARY_URL: exchange.baseUrl, PRIMARY_USERNAME: exchange.credentials.username, PRIMARY_PASSWORD: exchange.credentials.password };
+      const env = {
+        REDIS_PREFIX: `${prefix}primary:`,
+        PRIMARY_URL: exchange.baseUrl,
+        PRIMARY_USERNAME: exchange.credentials.username,
+        PRIMARY_PASSWORD: exchange.credentials.password,
+      };
       const feedProcess = await startProcess(env);
       const admin = await signIn(feedProcess.baseUrl, ADMIN);
       const feedProcessId = (await feedsOf(feedProcess, admin.token)).self;

@@ -9,7 +9,10 @@ export async function pickEmoji(scope: Locator, emoji: string, search = emojiSea
   await scope.getByRole('button', { name: 'Emoji', exact: true }).click();
   const picker = page.getByRole('dialog', { name: 'Selector de emoji' });
   await picker.getByPlaceholder('Search emoji').fill(search);
-  await picker.locator(`[data-epr-unified="${unifiedOf(emoji)}"]`).first().click();
+  await picker
+    .locator(`[data-epr-unified="${unifiedOf(emoji)}"]`)
+    .first()
+    .click();
   await expect(picker).toBeHidden();
   await expect(scope.getByRole('button', { name: 'Emoji', exact: true })).toHaveAttribute('data-value', emoji);
 }

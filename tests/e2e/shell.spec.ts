@@ -235,10 +235,12 @@ test('toasts: top right, 20 px from the edges, above the page, dismissible', asy
   await expect(toaster).toHaveAttribute('data-y-position', 'top');
   await expect(toaster).toHaveCSS('z-index', '1031');
   const viewport = page.viewportSize()!;
-  await expect.poll(async () => {
-    const box = (await toast.boundingBox())!;
-    return [Math.round(box.y), Math.round(viewport.width - box.x - box.width)];
-  }).toEqual([20, 20]);
+  await expect
+    .poll(async () => {
+      const box = (await toast.boundingBox())!;
+      return [Math.round(box.y), Math.round(viewport.width - box.x - box.width)];
+    })
+    .toEqual([20, 20]);
   await toast.getByRole('button', { name: /close/i }).click();
   await expect(toast).toHaveCount(0);
 });

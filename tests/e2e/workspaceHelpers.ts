@@ -42,7 +42,12 @@ export async function openCreate(page: Page, kind: 'Carpeta' | 'Visor', inFolder
   return dialog;
 }
 
-export async function create(page: Page, kind: 'Carpeta' | 'Visor', title: string, options: { emoji?: string; color?: string; inFolder?: string } = {}): Promise<void> {
+export async function create(
+  page: Page,
+  kind: 'Carpeta' | 'Visor',
+  title: string,
+  options: { emoji?: string; color?: string; inFolder?: string } = {},
+): Promise<void> {
   const dialog = await openCreate(page, kind, options.inFolder);
   await dialog.getByPlaceholder(kind === 'Carpeta' ? 'Título de la carpeta' : 'Título del visor').fill(title);
   if (options.emoji) await pickEmoji(dialog, options.emoji);
@@ -60,7 +65,9 @@ export async function expandFolder(scope: Locator, name: string): Promise<void> 
 /** Drags a row of the general tree by its handle onto another row, `dx` pixels sideways (into or out of folders). */
 export async function dragRow(page: Page, name: string, ontoName: string, dx = 0, below = false): Promise<void> {
   const tree = workspaceTree(page);
-  const handle = row(tree, name).first().getByRole('button', { name: `Mover ${name}` });
+  const handle = row(tree, name)
+    .first()
+    .getByRole('button', { name: `Mover ${name}` });
   const target = row(tree, ontoName).first();
   await row(tree, name).first().hover();
   const from = (await handle.boundingBox())!;

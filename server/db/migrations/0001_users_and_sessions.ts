@@ -36,11 +36,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('ip', 'text', (c) => c.notNull())
     .addColumn('at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('login_failures_lookup')
-    .on('login_failures')
-    .columns(['username_key', 'ip', 'at'])
-    .execute();
+  await db.schema.createIndex('login_failures_lookup').on('login_failures').columns(['username_key', 'ip', 'at']).execute();
 
   await db.schema
     .createTable('operator_log')

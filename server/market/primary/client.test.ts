@@ -189,7 +189,10 @@ describe('market data normalization', () => {
   it('keeps the known entries present, each checked, and wraps the lenient shapes', () => {
     const data = normalizeMarketData({
       BI: null,
-      OF: [{ price: '10.5', size: 3 }, { price: 'x', size: 1 }],
+      OF: [
+        { price: '10.5', size: 3 },
+        { price: 'x', size: 1 },
+      ],
       LA: null,
       CL: 1500,
       OI: { size: 12, date: 5 },
@@ -431,10 +434,7 @@ describe('order reports', () => {
     const first: PrimaryOrderReportMessage[] = [];
     const second: PrimaryOrderReportMessage[] = [];
     const stopFirst = client.orderReports.subscribe(['REM2747'], (message) => first.push(message));
-    await waitUntil(
-      () => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","accounts":[{"id":"REM2747"}]}'),
-      'the os message',
-    );
+    await waitUntil(() => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","accounts":[{"id":"REM2747"}]}'), 'the os message');
     expect(fake.pushOrderReport(orderReport('REM2747', 'A1'))).toBe(1);
     await waitUntil(() => first.length > 0, 'a report');
     expect(first[0]).toMatchObject({ type: 'or', orderReport: { clOrdId: 'A1', status: 'NEW', accountId: { id: 'REM2747' } } });

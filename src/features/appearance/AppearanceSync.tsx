@@ -1,14 +1,5 @@
 import { useEffect, useState } from 'react';
-import {
-  colorThemeAtom,
-  darkModeAtom,
-  headerStyleAtom,
-  layoutOptionsAtom,
-  resolveDark,
-  sidebarStyleAtom,
-  appearanceStore,
-  useAtomValue,
-} from './appearance';
+import { colorThemeAtom, darkModeAtom, headerStyleAtom, layoutOptionsAtom, resolveDark, sidebarStyleAtom, appearanceStore, useAtomValue } from './appearance';
 
 const DARK_QUERY = '(prefers-color-scheme: dark)';
 

@@ -18,7 +18,13 @@ import { useEffect } from 'react';
 const MODE_LABELS = { light: 'Claro', dark: 'Oscuro', system: 'Sistema' } as const;
 const STYLE_LABELS = { light: 'Claro', dark: 'Oscuro' } as const;
 
-function Choice<T extends string>({ name, value, options, labels, onChange }: {
+function Choice<T extends string>({
+  name,
+  value,
+  options,
+  labels,
+  onChange,
+}: {
   name: string;
   value: T;
   options: readonly T[];

@@ -24,13 +24,7 @@ export function SignInPage() {
           aria-invalid={result?.field === 'username'}
         />
         <label htmlFor="signin-password">Contraseña</label>
-        <input
-          id="signin-password"
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          aria-invalid={result?.field === 'password'}
-        />
+        <input id="signin-password" name="password" type="password" autoComplete="current-password" aria-invalid={result?.field === 'password'} />
         {result?.error && (
           <p className="form-error" role="alert">
             {result.error}

@@ -8,7 +8,14 @@ export const SYMBOLS_PARAM = 'simbolos';
 /** Symbols of a comma-separated list, trimmed, without blanks or repeats, in order. */
 export function parseSymbolList(text: string | null | undefined): string[] {
   if (!text) return [];
-  return [...new Set(text.split(',').map((symbol) => symbol.trim()).filter((symbol) => symbol.length > 0))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((symbol) => symbol.trim())
+        .filter((symbol) => symbol.length > 0),
+    ),
+  ];
 }
 
 function stored(): string[] {

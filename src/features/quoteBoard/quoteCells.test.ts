@@ -5,7 +5,10 @@ describe('quote board cells', () => {
   it('shows best bid and offer, last, change against the previous close and volume', () => {
     const cells = quoteCells({
       md: {
-        BI: [{ price: 1020.5, size: 3 }, { price: 1019, size: 1 }],
+        BI: [
+          { price: 1020.5, size: 3 },
+          { price: 1019, size: 1 },
+        ],
         OF: [{ price: 1021.25, size: 2 }],
         LA: { price: 1021, size: 1, date: 0 },
         CL: { price: 1000 },

@@ -4,7 +4,12 @@ import { searchWorkspace, visorPaths } from './searchWorkspace';
 
 const visor = (id: string, name: string) => ({ visor_id: id, name, emoji: '📈', color: 'red', to: `visor/${id}/edit` });
 const tree: TreeNode[] = [
-  { folder_id: 'f1', name: 'Bonos', emoji: '💵', sub: [{ folder_id: 'f2', name: 'Cortos', emoji: '', sub: [visor('v1', 'Lecap')] }, visor('v2', 'Curva bonos')] },
+  {
+    folder_id: 'f1',
+    name: 'Bonos',
+    emoji: '💵',
+    sub: [{ folder_id: 'f2', name: 'Cortos', emoji: '', sub: [visor('v1', 'Lecap')] }, visor('v2', 'Curva bonos')],
+  },
   visor('v3', 'Acciones'),
 ];
 const visores = [

@@ -16,7 +16,11 @@ export interface VisorHit {
 
 /** Case- and accent-insensitive. */
 export function normalise(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().trim();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .trim();
 }
 
 /** The folder path of every visor in the tree, by visor_id. */
@@ -50,8 +54,6 @@ export function searchWorkspace(
   };
   walk(nodes, []);
   const paths = visorPaths(nodes);
-  const visorHits = visores
-    .filter((visor) => normalise(visor.title).includes(needle))
-    .map((visor) => ({ visor, path: paths.get(visor.visor_id) ?? [] }));
+  const visorHits = visores.filter((visor) => normalise(visor.title).includes(needle)).map((visor) => ({ visor, path: paths.get(visor.visor_id) ?? [] }));
   return { folders, visores: visorHits };
 }
