@@ -15,6 +15,7 @@ import { ProfilePage } from './features/profile/ProfilePage';
 import { SearchPage } from './features/search/SearchPage';
 import { NotFoundPage } from './routes/NotFoundPage';
 import { PendingScreen } from './routes/PendingScreen';
+import { StartingScreen } from './routes/StartingScreen';
 import { QuoteBoardPage } from './features/quoteBoard/QuoteBoardPage';
 import { SESSION_ROUTE_ID } from './features/auth/sessionRoute';
 
@@ -24,6 +25,8 @@ export const routes: RouteObject[] = [
   {
     element: <RootShell />,
     errorElement: <RouteErrorPage />,
+    // Shown while the first navigation's loader checks the session.
+    hydrateFallbackElement: <StartingScreen />,
     children: [
       {
         element: <BareLayout />,
