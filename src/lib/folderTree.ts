@@ -1,6 +1,16 @@
 // Pure functions over a user's folder tree (spec section 3). No I/O: the server validates
 // and rewrites trees with them, and the client can reuse them.
-import { isFolderNode, TREE_LIMITS, visorLink, type FolderNode, type TreeNode, type Visor, type VisorNode } from '../protocol/workspace';
+import {
+  isFolderNode,
+  TREE_LIMITS,
+  TREE_TOO_DEEP,
+  TREE_TOO_LARGE,
+  visorLink,
+  type FolderNode,
+  type TreeNode,
+  type Visor,
+  type VisorNode,
+} from '../protocol/workspace';
 
 export interface TreeShape {
   nodeCount: number;
@@ -40,8 +50,8 @@ function firstDuplicate(ids: readonly string[]): string | null {
 /** The first rule the tree breaks, as the message the UI shows, or null when it is valid. */
 export function treeProblem(nodes: readonly TreeNode[]): string | null {
   const shape = treeShape(nodes);
-  if (shape.nodeCount > TREE_LIMITS.maxNodes) return `El árbol no puede superar ${TREE_LIMITS.maxNodes} nodos`;
-  if (shape.depth > TREE_LIMITS.maxDepth) return `El árbol no puede superar ${TREE_LIMITS.maxDepth} niveles`;
+  if (shape.nodeCount > TREE_LIMITS.maxNodes) return TREE_TOO_LARGE;
+  if (shape.depth > TREE_LIMITS.maxDepth) return TREE_TOO_DEEP;
   const folder = firstDuplicate(shape.folderIds);
   if (folder != null) return `folder_id repetido en el árbol: ${folder}`;
   const visor = firstDuplicate(shape.visorIds);

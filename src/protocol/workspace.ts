@@ -74,7 +74,40 @@ export function isFolderNode(node: TreeNode): node is FolderNode {
   return 'folder_id' in node;
 }
 
-export const FolderTree = z.array(TreeNodeSchema).max(TREE_LIMITS.maxNodes, `El árbol no puede superar ${TREE_LIMITS.maxNodes} nodos`);
+export const TREE_TOO_DEEP = `El árbol no puede superar ${TREE_LIMITS.maxDepth} niveles`;
+export const TREE_TOO_LARGE = `El árbol no puede superar ${TREE_LIMITS.maxNodes} nodos`;
+
+/**
+ * The depth or node count a tree as sent breaks, as the message the UI shows, or null. It
+ * walks the raw JSON with a list of pending levels, not recursion, before the nodes are
+ * parsed: parsing them recurses once per level, and 600 nested folders overflowed the stack
+ * (issue 17). Every item of a list counts as a node and every `sub` list of an object as a
+ * level below it, whatever else is wrong with them (the parse says that afterwards).
+ */
+export function treeSizeProblem(raw: unknown): string | null {
+  if (!Array.isArray(raw)) return null;
+  let count = 0;
+  const pending: Array<{ list: readonly unknown[]; depth: number }> = [{ list: raw, depth: 1 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.list.length > 0 && next.depth > TREE_LIMITS.maxDepth) return TREE_TOO_DEEP;
+    for (const item of next.list) {
+      count += 1;
+      if (count > TREE_LIMITS.maxNodes) return TREE_TOO_LARGE;
+      const sub: unknown = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as { sub?: unknown }).sub : undefined;
+      if (Array.isArray(sub)) pending.push({ list: sub, depth: next.depth + 1 });
+    }
+  }
+  return null;
+}
+
+/** A whole tree: its size is checked first, without recursion (treeSizeProblem), then its nodes are parsed. */
+export const FolderTree = z
+  .unknown()
+  .superRefine((raw, ctx) => {
+    const problem = treeSizeProblem(raw);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, abort: true });
+  })
+  .pipe(z.array(TreeNodeSchema).max(TREE_LIMITS.maxNodes, TREE_TOO_LARGE));
 export type FolderTree = z.infer<typeof FolderTree>;
 
 /**

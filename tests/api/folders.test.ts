@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SaveTreeResponse, type TreeNode } from '../../src/protocol/workspace.js';
+import { SaveTreeResponse, TREE_LIMITS, type TreeNode } from '../../src/protocol/workspace.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, createUser, expectBody, expectErrorResponse, expectSuccess, session, type Session } from './helpers.js';
 import { folder, getFavs, leaf, leafOfVisor, leavesOf, listVisores, newVisor, readTree, readVisor, saveTree, workspaceOf } from './workspace.js';
@@ -403,6 +403,34 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
     ])('refuses %s with 400 naming the problem, and writes nothing', async (_case, nodes, naming) => {
       const message = expectErrorResponse(await saveTree(bad, nodes), 400);
       expect(message).toContain(naming);
+      await expectUnchanged();
+    });
+
+    // Built as text: JSON.stringify (here and on the server) recurses and would overflow first.
+    const deepFolders = (depth: number) => '[' + '{"folder_id":"D","name":"D","emoji":"","sub":['.repeat(depth) + ']}'.repeat(depth) + ']';
+    it.each([600, 20_000])('refuses %i nested folders with 400 and the depth message (checked before parsing the nodes), and writes nothing', async (depth) => {
+      const raw = deepFolders(depth);
+      expect(raw.length).toBeLessThan(ONE_MB);
+      const message = expectErrorResponse(await bad.api.put(`/api/visores/${bad.user._id}/folders`, undefined, { raw }), 400);
+      expect(message).toBe(`El árbol no puede superar ${TREE_LIMITS.maxDepth} niveles`);
+      await expectUnchanged();
+    });
+
+    it('refuses deep JSON of any shape under 1 MB with 400, on the tree and on the other writes', async () => {
+      const depth = 100_000;
+      const bodies = {
+        // Nodes of no known shape still nest through sub.
+        'shapeless nodes': '[{"sub":'.repeat(depth) + '[]' + '}]'.repeat(depth),
+        'nested lists': '['.repeat(depth * 5) + ']'.repeat(depth * 5),
+        'nested objects': '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
+      };
+      for (const [name, raw] of Object.entries(bodies)) {
+        expect(raw.length, name).toBeLessThan(ONE_MB);
+        expectErrorResponse(await bad.api.put(`/api/visores/${bad.user._id}/folders`, undefined, { raw }), 400);
+        expectErrorResponse(await bad.api.post(`/api/visores/${bad.user._id}/new`, undefined, { raw }), 400);
+        expectErrorResponse(await bad.api.put(`/api/visores/${visorId}/update_secciones`, undefined, { raw }), 400);
+        expectErrorResponse(await bad.api.put(`/api/visores/${visorId}`, undefined, { raw }), 400);
+      }
       await expectUnchanged();
     });
 
