@@ -14,6 +14,8 @@ import type { Kysely } from 'kysely';
 import {
   DEFAULT_VISOR_COLOR,
   type Favourites,
+  type PublicVisor,
+  type ReadVisor,
   type Section,
   type TreeNode,
   type Visor,
@@ -54,6 +56,11 @@ export function toVisor(row: VisorRow): Visor {
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
+}
+
+/** What a user other than the owner reads of a public visor: what public mode shows, nothing of the owner's. */
+export function toPublicVisor(row: VisorRow): PublicVisor {
+  return { visor_id: row.id, title: row.title, emoji: row.emoji, color: row.color, public: true, secciones: JSON.parse(row.secciones) as Section[] };
 }
 
 function leafOf(row: Pick<VisorRow, 'id' | 'title' | 'emoji' | 'color' | 'fav'>): VisorNode {
@@ -210,9 +217,11 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       return rows.map(toVisor);
     },
 
-    async getVisor(caller: UserRow, visorId: string): Promise<Visor | null> {
+    /** The caller's own visor whole; someone else's public one with its public fields only (issue 17). */
+    async getVisor(caller: UserRow, visorId: string): Promise<ReadVisor | null> {
       const row = await readable(db, caller, visorId);
-      return row ? toVisor(row) : null;
+      if (!row) return null;
+      return row.owner === caller.id ? toVisor(row) : toPublicVisor(row);
     },
 
     async createVisor(

@@ -225,6 +225,29 @@ export const Visor = z.strictObject({
 });
 export type Visor = z.infer<typeof Visor>;
 
+/**
+ * A public visor as a user other than its owner reads it (GET /visores/{id}/get): what its
+ * public mode shows, and nothing of the owner's (issue 17: not the owner's id, favourite or
+ * dates). Who owns a visor is asked with verify_owner_visor.
+ */
+export const PublicVisor = z.strictObject({
+  visor_id: z.string(),
+  title: z.string(),
+  emoji: z.string(),
+  color: z.string(),
+  public: z.literal(true),
+  secciones: z.array(Section),
+});
+export type PublicVisor = z.infer<typeof PublicVisor>;
+
+/** The owner's own visor, or someone else's public one as they may see it. */
+export type ReadVisor = Visor | PublicVisor;
+
+/** A visor read is the caller's own (it has `owner`) or someone else's public one. */
+export function isOwnVisor(visor: ReadVisor): visor is Visor {
+  return 'owner' in visor;
+}
+
 export const NewVisorRequest = z.strictObject({
   title: Title,
   emoji: Emoji.default(''),
@@ -292,9 +315,17 @@ export type SaveTreeResponse = z.infer<typeof SaveTreeResponse>;
 export const VisorListResponse = successData(z.array(Visor));
 export type VisorListResponse = z.infer<typeof VisorListResponse>;
 
-/** GET /visores/{id}/get, PUT …/update_secciones, PUT …/check_option: the visor as it is now. */
+/** PUT …/update_secciones, PUT …/check_option, and GET /visores/{id}/get by its owner: the visor as it is now. */
 export const VisorResponse = successData(Visor);
 export type VisorResponse = z.infer<typeof VisorResponse>;
+
+/** GET /visores/{id}/get by a user who does not own the (public) visor. */
+export const PublicVisorResponse = successData(PublicVisor);
+export type PublicVisorResponse = z.infer<typeof PublicVisorResponse>;
+
+/** GET /visores/{id}/get: the whole visor for its owner, the public fields for anyone else. */
+export const ReadVisorResponse = successData(z.union([Visor, PublicVisor]));
+export type ReadVisorResponse = z.infer<typeof ReadVisorResponse>;
 
 /** PUT /visores/{id}: the visor as it is now, and the workspace (its leaf rewritten). */
 export const UpdateVisorResponse = withWorkspace({ status: z.literal('success'), data: Visor });

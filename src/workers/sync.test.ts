@@ -3,14 +3,17 @@
 // If-Match and the 412 path run against the real server in tests/api/workspaceSync.test.ts.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VisoresDb } from '../shared/db';
+import { VisoresDb, type VisorRecord } from '../shared/db';
 import { NETWORK_ERROR_MESSAGE } from '../shared/errors';
 import { createHttpClient } from '../shared/http';
-import type { Visor } from '../protocol/workspace';
+import { isOwnVisor, type Visor } from '../protocol/workspace';
 import type { WorkerSession } from './api';
 import { createWorkspaceSync, SYNC_LOG } from './sync';
 import { CHECK_AFTER_MS } from './syncRefresh';
 import { fakeFetch, recordingLog, type FakeAnswer } from '../../tests/fakes/worker/fakes';
+
+/** The cached `fav` of an own visor (another user's public visor has none). */
+const favOf = (record: VisorRecord | undefined) => (record && isOwnVisor(record) ? record.fav : undefined);
 
 const USER = 'u-ana';
 const visor = (id: string, title: string): Visor => ({
@@ -109,10 +112,10 @@ describe('workspace sync', () => {
     expect(http.calls.map((call) => call.method)).toEqual(['GET', 'GET', 'GET', 'PUT']);
     expect(await database.folderTrees.get(USER)).toEqual({ userId: USER, nodes: [favouriteFolder], version: 2, syncedAt: 42 });
     expect((await database.favourites.get(USER))?.folders).toEqual([favouriteFolder]);
-    expect((await database.visores.get([USER, 'v1']))?.fav).toBe(true);
-    expect((await database.visores.get([USER, 'v2']))?.fav).toBe(false);
+    expect(favOf(await database.visores.get([USER, 'v1']))).toBe(true);
+    expect(favOf(await database.visores.get([USER, 'v2']))).toBe(false);
     await sync.changeTree({ kind: 'setFolderFavourite', folderId: 'F', fav: false });
-    expect((await database.visores.get([USER, 'v1']))?.fav).toBe(false);
+    expect(favOf(await database.visores.get([USER, 'v1']))).toBe(false);
     expect(await database.favourites.get(USER)).toEqual({ userId: USER, visores: [], folders: [] });
   });
 

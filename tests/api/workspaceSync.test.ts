@@ -103,7 +103,7 @@ describe('workspace sync against the server', () => {
     await expectTreeInStep(user, database);
 
     expect(await sync.toggleVisorFavourite(futuros.visor_id)).toEqual({ ok: true, value: { fav: true } });
-    expect((await workspaceQueries.visor(database, userId, futuros.visor_id))!.fav).toBe(true);
+    expect(await workspaceQueries.visor(database, userId, futuros.visor_id)).toMatchObject({ fav: true });
     expect((await workspaceQueries.favourites(database, userId))!.visores).toEqual([{ visor_id: futuros.visor_id, emoji: '💹', title: 'Futuros DLR' }]);
     await expectTreeInStep(user, database);
 
