@@ -57,13 +57,17 @@ function issuesOf(value: unknown): [string, string][] {
 describe('the folder tree schema', () => {
   it('parses folders inside folders, leaves at any level, and every optional field, unchanged', () => {
     const tree: TreeNode[] = [
-      folder('A', [leaf('v1', { fav: true }), folder('B', [leaf('v2')], { icon: 'star', heading: true, to: 'x', over: false, subActivePaths: ['a', 'b'] })], {
-        fav: true,
-      }),
+      folder('A', [leaf('v1', { fav: true }), folder('B', [leaf('v2')], { heading: true, over: false })], { fav: true }),
       leaf('v3'),
-      folder('C', [], { subActivePaths: 'solo' }),
+      folder('C', []),
     ];
     expect(FolderTree.parse(tree)).toEqual(tree);
+  });
+
+  it("refuses a folder's link, icon and active paths: the app draws those, never a client's text (issue 17)", () => {
+    for (const field of ['to', 'icon', 'subActivePaths']) {
+      expect(issuesOf([{ ...folder('A'), [field]: 'javascript:alert(1)' }])).toEqual([['0', `Campo desconocido: 0.${field}`]]);
+    }
   });
 
   it('tells a folder from a leaf by folder_id', () => {

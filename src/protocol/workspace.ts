@@ -1,6 +1,7 @@
 // Wire shapes of the workspace: visores, their sections, and each user's folder tree
 // (spec section 3). The server validates bodies with these; the client takes its types.
-import { z } from './zod';
+import { normalizeColor } from './color';
+import { safeText, trimmedText, z } from './zod';
 import { OkResponse, successData } from './response';
 
 export const DEFAULT_VISOR_COLOR = 'hsl(270 100% 50% / 0.8)';
@@ -10,17 +11,33 @@ export const TITLE_REQUIRED = 'El título no puede estar vacío';
 export const TREE_LIMITS = { maxDepth: 16, maxNodes: 5000, maxString: 200 } as const;
 export const MAX_SECTIONS = 100;
 
-const text = (label: string, max: number = TREE_LIMITS.maxString) =>
-  z.string({ error: `${label} debe ser texto` }).max(max, `${label} no puede superar ${max} caracteres`);
+/** Text from a client: no control characters nor lone surrogates (safeText), at most `max` long. */
+const text = (label: string, max: number = TREE_LIMITS.maxString, trim = false) =>
+  safeText({ error: `${label} debe ser texto` }, { trim }).max(max, `${label} no puede superar ${max} caracteres`);
 
-export const Title = z
-  .string({ error: TITLE_REQUIRED })
-  .trim()
+export const Title = trimmedText({ error: TITLE_REQUIRED })
   .min(1, TITLE_REQUIRED)
   .max(TREE_LIMITS.maxString, `El título no puede superar ${TREE_LIMITS.maxString} caracteres`);
 export const Emoji = text('El emoji', 32);
-/** A CSS colour string; the colour picker writes hex, hsl, hwb or rgb. */
-export const Color = text('El color', 100).trim().min(1, 'El color no puede estar vacío');
+export const INVALID_COLOR = 'El color debe ser un color: #hex, rgb(), hsl(), hwb() o un nombre como red';
+
+/**
+ * A visor's colour: hex, rgb(a), hsl(a), hwb or a colour name, stored as normalizeColor
+ * prints it (as the colour picker does; a name as hex). Any other CSS — `url(…)`, a second
+ * declaration, var(), expressions — is refused (issue 17): the sidebar paints it as a background.
+ */
+export const Color = text('El color', 100, true)
+  .min(1, 'El color no puede estar vacío')
+  .transform((value, ctx) => {
+    const color = normalizeColor(value);
+    if (color == null) ctx.addIssue({ code: 'custom', message: INVALID_COLOR });
+    return color ?? value;
+  });
+
+/** A colour as stored, as the server answers it: one that does not parse (stored before issue 17) reads as the default. */
+export function storedColor(color: string): string {
+  return normalizeColor(color) ?? DEFAULT_VISOR_COLOR;
+}
 
 /** Folder ids: random letters and digits (spec section 3). */
 export const FolderId = z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'folder_id debe tener solo letras y dígitos (hasta 64)');
@@ -45,15 +62,14 @@ export const FolderNodeSchema = z.strictObject({
   folder_id: FolderId,
   name: Title,
   emoji: Emoji,
-  icon: text('icon').optional(),
   fav: z.boolean().optional(),
   get sub(): z.ZodArray<typeof TreeNodeSchema> {
     return z.array(TreeNodeSchema).max(TREE_LIMITS.maxNodes);
   },
   heading: z.boolean().optional(),
-  to: text('to').optional(),
   over: z.boolean().optional(),
-  subActivePaths: z.union([text('subActivePaths'), z.array(text('subActivePaths')).max(50)]).optional(),
+  // No `to`, `icon` nor `subActivePaths` (issue 17): links and icons are the app's to draw,
+  // never text a client stored (`to: 'javascript:…'` was). A leaf's `to` is rewritten by the server.
 });
 export type FolderNode = z.infer<typeof FolderNodeSchema>;
 
@@ -123,8 +139,8 @@ export type FolderTreeResponse = z.infer<typeof FolderTreeResponse>;
 
 // ------------------------------------------------------------------------- sections
 
-const Symbol = text('El símbolo', 100).trim().min(1, 'El símbolo no puede estar vacío');
-const Expression = text('La fórmula', 500).trim().min(1, 'La fórmula no puede estar vacía');
+const Symbol = text('El símbolo', 100, true).min(1, 'El símbolo no puede estar vacío');
+const Expression = text('La fórmula', 500, true).min(1, 'La fórmula no puede estar vacía');
 
 export const QUOTE_COLUMNS = [
   'bid_size',
@@ -161,7 +177,7 @@ export const ChartConfig = z.strictObject({
 
 export const CurveConfig = z.strictObject({
   /** Futures product, e.g. `DLR`. */
-  product: text('El producto', 50).trim().min(1, 'El producto no puede estar vacío'),
+  product: text('El producto', 50, true).min(1, 'El producto no puede estar vacío'),
   /** Spot reference symbol the implied rates are computed against. */
   spot: Symbol,
   /** Day count: calendar days, or weekdays (spec section 9). */
@@ -170,12 +186,12 @@ export const CurveConfig = z.strictObject({
 
 export const FormulaConfig = z.strictObject({
   formulas: z
-    .array(z.strictObject({ name: text('El nombre', 100).trim().min(1, 'El nombre no puede estar vacío'), expression: Expression }))
+    .array(z.strictObject({ name: text('El nombre', 100, true).min(1, 'El nombre no puede estar vacío'), expression: Expression }))
     .max(100, 'Una sección no puede superar 100 fórmulas'),
 });
 
 export const PositionsConfig = z.strictObject({
-  account: text('La cuenta', 50).trim().min(1, 'La cuenta no puede estar vacía'),
+  account: text('La cuenta', 50, true).min(1, 'La cuenta no puede estar vacía'),
 });
 
 export const Layout = z.strictObject({

@@ -65,7 +65,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       const b = await newVisor(user, { title: 'Beta' });
       const before = await readTree(user);
       const nodes = [
-        folder('F1', [leaf(a), folder('F2', [leaf(b, { name: 'ignorado', to: 'otro/sitio' })], { icon: 'star' })], { heading: true }),
+        folder('F1', [leaf(a), folder('F2', [leaf(b, { name: 'ignorado', to: 'javascript:alert(1)' })], { over: true })], { heading: true }),
         folder('F3'),
       ];
       const response = await saveTree(user, nodes);
@@ -77,7 +77,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       const beta = await readVisor(user, b);
       expect(await readTree(user)).toEqual({
         version: answer.version,
-        nodes: [folder('F1', [leafOfVisor(alfa), folder('F2', [leafOfVisor(beta)], { icon: 'star' })], { heading: true }), folder('F3')],
+        nodes: [folder('F1', [leafOfVisor(alfa), folder('F2', [leafOfVisor(beta)], { over: true })], { heading: true }), folder('F3')],
       });
       // A leaf cannot rename its visor: the row stays the truth.
       expect(beta.title).toBe('Beta');
@@ -145,7 +145,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       const afterChange = await readTree(fresh);
       expect(afterChange.version).toBe(saved.version + 1);
       expect(afterChange.nodes).toEqual([folder('F', [leafOfVisor(await readVisor(fresh, id))]), leafOfVisor(await readVisor(fresh, other))]);
-      expect(leavesOf(afterChange.nodes)[0]).toMatchObject({ name: 'Dos', emoji: '✌️', color: 'green' });
+      expect(leavesOf(afterChange.nodes)[0]).toMatchObject({ name: 'Dos', emoji: '✌️', color: '#008000' });
 
       expectSuccess(await fresh.api.put(`/api/visores/${fresh.user._id}/${id}/fav`));
       const afterFav = await readTree(fresh);
@@ -379,7 +379,10 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       ['a leaf with an unknown field', [{ ...leaf('abc'), extra: true }], 'extra'],
       ['a folder without sub', [{ folder_id: 'F', name: 'F', emoji: '' }], 'sub'],
       ['a folder name over 200 characters', [folder('F', [], { name: long })], '200'],
-      ['a folder icon over 200 characters', [folder('F', [], { icon: long })], 'icon'],
+      // Links and icons are the app's to draw, never a client's text (issue 17).
+      ['a folder with a link', [{ ...folder('F'), to: 'javascript:alert(1)' }], 'to'],
+      ['a folder with an icon', [{ ...folder('F'), icon: 'star' }], 'icon'],
+      ['a folder with active paths', [{ ...folder('F'), subActivePaths: ['javascript:alert(1)'] }], 'subActivePaths'],
       ['a leaf name over 200 characters', [leaf('abc', { name: long })], 'name'],
       ['a malformed folder_id', [folder('no válido')], 'folder_id'],
       ['a duplicate folder_id', [folder('Dup'), folder('X', [folder('Dup')])], 'Dup'],
@@ -458,7 +461,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
     });
 
     it('refuses a body over 1 MB with 413, and writes nothing', async () => {
-      const raw = JSON.stringify([folder('Big', [], { icon: 'x'.repeat(ONE_MB) })]);
+      const raw = JSON.stringify([folder('Big', [], { name: 'x'.repeat(ONE_MB) })]);
       expectErrorResponse(await bad.api.put(`/api/visores/${bad.user._id}/folders`, undefined, { raw }), 413);
       await expectUnchanged();
     });

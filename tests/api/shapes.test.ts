@@ -222,10 +222,7 @@ describe('response shapes on sqlite', () => {
 
     // A tree with a favourite folder, a nested folder with every optional field, and leaves.
     const tree = answer('GET /api/visores/:id/folders', FolderTreeResponse, await demo.api.get(`/api/visores/${me}/folders`));
-    const nodes = [
-      folder('Fav', [leaf(visorId)], { fav: true, icon: 'star' }),
-      folder('Otra', [folder('Dentro', [], { heading: true, to: 'inicio', over: false, subActivePaths: ['a', 'b'] })]),
-    ];
+    const nodes = [folder('Fav', [leaf(visorId)], { fav: true }), folder('Otra', [folder('Dentro', [], { heading: true, over: false })])];
     const saved = answer(
       'PUT /api/visores/:id/folders',
       SaveTreeResponse,

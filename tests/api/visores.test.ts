@@ -182,7 +182,7 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
     it('keeps emoji and colour when only the title is sent', async () => {
       const id = await newVisor(demo, { title: 'Uno', emoji: '🟢', color: 'blue' });
       expectSuccess(await demo.api.put(`/api/visores/${id}`, { title: 'Dos' }));
-      expect(await readVisor(demo, id)).toMatchObject({ title: 'Dos', emoji: '🟢', color: 'blue' });
+      expect(await readVisor(demo, id)).toMatchObject({ title: 'Dos', emoji: '🟢', color: '#0000ff' }); // a colour name is stored as hex
     });
 
     it('saves sections of every type, in order', async () => {
@@ -301,7 +301,7 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
         owner: user.user._id,
         title: 'Original (copia)',
         emoji: '🧭',
-        color: 'teal',
+        color: '#008080',
         fav: false,
         public: false,
         secciones: SECTIONS,
