@@ -98,7 +98,7 @@ describe('workspace sync against the server', () => {
     expect(await workspaceQueries.visor(database, userId, futuros.visor_id)).toEqual({ ...futuros, userId });
 
     const updated = await sync.updateVisor(futuros.visor_id, { title: 'Futuros DLR', emoji: '💹' });
-    expect(updated).toMatchObject({ ok: true, value: { visor_id: futuros.visor_id, title: 'Futuros DLR', emoji: '💹', color: 'blue' } });
+    expect(updated).toMatchObject({ ok: true, value: { visor_id: futuros.visor_id, title: 'Futuros DLR', emoji: '💹', color: '#0000ff' } }); // the colour name, stored as hex
     expect((await workspaceQueries.visor(database, userId, futuros.visor_id))!.title).toBe('Futuros DLR');
     await expectTreeInStep(user, database);
 
