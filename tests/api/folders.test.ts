@@ -426,6 +426,8 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
         'shapeless nodes': '[{"sub":'.repeat(depth) + '[]' + '}]'.repeat(depth),
         'nested lists': '['.repeat(depth * 5) + ']'.repeat(depth * 5),
         'nested objects': '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
+        // Keys the JSON parser scans for prototype pollution (its scan is a loop too).
+        'nested constructor keys': '{"constructor":'.repeat(depth / 2) + '1' + '}'.repeat(depth / 2),
       };
       for (const [name, raw] of Object.entries(bodies)) {
         expect(raw.length, name).toBeLessThan(ONE_MB);
