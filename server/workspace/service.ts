@@ -13,7 +13,10 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
   DEFAULT_VISOR_COLOR,
+  storedColor,
   type Favourites,
+  type PublicVisor,
+  type ReadVisor,
   type Section,
   type TreeNode,
   type Visor,
@@ -47,7 +50,7 @@ export function toVisor(row: VisorRow): Visor {
     owner: row.owner,
     title: row.title,
     emoji: row.emoji,
-    color: row.color,
+    color: storedColor(row.color),
     fav: row.fav === 1,
     public: row.public === 1,
     secciones: JSON.parse(row.secciones) as Section[],
@@ -56,8 +59,20 @@ export function toVisor(row: VisorRow): Visor {
   };
 }
 
+/** What a user other than the owner reads of a public visor: what public mode shows, nothing of the owner's. */
+export function toPublicVisor(row: VisorRow): PublicVisor {
+  return {
+    visor_id: row.id,
+    title: row.title,
+    emoji: row.emoji,
+    color: storedColor(row.color),
+    public: true,
+    secciones: JSON.parse(row.secciones) as Section[],
+  };
+}
+
 function leafOf(row: Pick<VisorRow, 'id' | 'title' | 'emoji' | 'color' | 'fav'>): VisorNode {
-  return leafOfVisor({ visor_id: row.id, title: row.title, emoji: row.emoji, color: row.color, fav: row.fav === 1 });
+  return leafOfVisor({ visor_id: row.id, title: row.title, emoji: row.emoji, color: storedColor(row.color), fav: row.fav === 1 });
 }
 
 interface Actor {
@@ -210,9 +225,11 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       return rows.map(toVisor);
     },
 
-    async getVisor(caller: UserRow, visorId: string): Promise<Visor | null> {
+    /** The caller's own visor whole; someone else's public one with its public fields only (issue 17). */
+    async getVisor(caller: UserRow, visorId: string): Promise<ReadVisor | null> {
       const row = await readable(db, caller, visorId);
-      return row ? toVisor(row) : null;
+      if (!row) return null;
+      return row.owner === caller.id ? toVisor(row) : toPublicVisor(row);
     },
 
     async createVisor(
@@ -316,7 +333,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         if (!source) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
         const title = `${source.title} (copia)`.slice(0, 200);
         const secciones = JSON.parse(source.secciones) as Section[];
-        const inserted = await insertVisor(trx, actor.user, { title, emoji: source.emoji, color: source.color, secciones }, null);
+        const inserted = await insertVisor(trx, actor.user, { title, emoji: source.emoji, color: storedColor(source.color), secciones }, null);
         return { row: inserted, workspace: await stateOf(trx, actor.user.id) };
       });
       await record(actor, 'visor_clone', { visor_id: row.id, source: visorId });

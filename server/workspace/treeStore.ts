@@ -3,6 +3,7 @@
 // interleave and the version always says what the client last saw.
 import type { Kysely } from 'kysely';
 import type { TreeNode } from '../../src/protocol/workspace.js';
+import { cleanStoredTree } from '../../src/lib/folderTree.js';
 import type { Dialect } from '../db/index.js';
 import type { Database } from '../db/schema.js';
 
@@ -24,7 +25,7 @@ export function treeStore(dialect: Dialect, now: () => number) {
       // SQLite runs one write transaction at a time already; it has no FOR UPDATE.
       if (dialect === 'postgres') query = query.forUpdate();
       const row = await query.executeTakeFirstOrThrow();
-      return { nodes: JSON.parse(row.nodes) as TreeNode[], version: row.version };
+      return { nodes: cleanStoredTree(JSON.parse(row.nodes) as TreeNode[]), version: row.version };
     },
 
     /** Writes the tree with the next version and returns it. */
@@ -40,7 +41,7 @@ export function treeStore(dialect: Dialect, now: () => number) {
 
     async read(db: Kysely<Database>, userId: string): Promise<LockedTree> {
       const row = await db.selectFrom('folder_trees').select(['nodes', 'version']).where('user_id', '=', userId).executeTakeFirst();
-      return row ? { nodes: JSON.parse(row.nodes) as TreeNode[], version: row.version } : { nodes: [], version: 0 };
+      return row ? { nodes: cleanStoredTree(JSON.parse(row.nodes) as TreeNode[]), version: row.version } : { nodes: [], version: 0 };
     },
   };
 }

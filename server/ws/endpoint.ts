@@ -7,6 +7,7 @@ import { toPublicUser } from '../db/users.js';
 import type { UserRow } from '../db/schema.js';
 import { hashToken } from '../auth/tokens.js';
 import { AuthMessage, PingMessage, SOCKET_LIMITS, SocketCloseCode, type ControlEvent, type SocketErrorEvent } from '../../src/protocol/socket.js';
+import { isSafeText } from '../../src/protocol/zod.js';
 import { AUTH_MESSAGES } from '../auth/messages.js';
 import type { AppContext } from '../context.js';
 import { DomainError, ForbiddenError, INTERNAL_ERROR_MESSAGE } from '../errors.js';
@@ -95,7 +96,8 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
         return sendEvent({ event: 'error', message: 'Mensaje inválido: se esperaba un objeto JSON' });
       }
       const body = message as Record<string, unknown>;
-      const requestId = typeof body.requestId === 'string' ? body.requestId : undefined;
+      // Echoed only when it is text the protocol accepts (safeText).
+      const requestId = typeof body.requestId === 'string' && isSafeText(body.requestId) ? body.requestId : undefined;
 
       if (!session) {
         const auth = AuthMessage.safeParse(body);

@@ -17,6 +17,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import { SubscribeManyMessage, SubscribeMessage, type MarketData, type SymbolMessage } from '../../src/protocol/market.js';
+import { isSafeText } from '../../src/protocol/zod.js';
 import type { AppContext } from '../context.js';
 import type { Instrument } from '../market/catalogue.js';
 import type { MarketService, MarketSocketInfo } from '../market/service.js';
@@ -346,7 +347,8 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
     onAuthenticated: (session) => void clientOf(session),
     async onMessage(session, message) {
       if (message.action !== 'subscribe' && message.action !== 'unsubscribe') return false;
-      const requestId = typeof message.requestId === 'string' ? message.requestId.slice(0, 100) : undefined;
+      // Echoed only when it is text the protocol accepts (safeText): a refused one is not sent back.
+      const requestId = typeof message.requestId === 'string' && isSafeText(message.requestId) ? message.requestId.slice(0, 100) : undefined;
       const parsed = 'symbols' in message ? SubscribeManyMessage.safeParse(message) : SubscribeMessage.safeParse(message);
       if (!parsed.success) {
         session.send({ event: 'error', message: parsed.error.issues[0]?.message ?? 'Mensaje inválido', requestId });

@@ -3,9 +3,10 @@
 // (Dexie broadcasts each committed write), so a change in one tab shows in all of them.
 // Each hook answers undefined while loading and null when nothing is cached for the user.
 import { useLiveQuery } from 'dexie-react-hooks';
-import { db as defaultDb, type FavouritesRecord, type FolderTreeRecord, type VisoresDb, type VisorRecord } from '../shared/db';
+import { isOwnVisor } from '../protocol/workspace';
+import { db as defaultDb, type FavouritesRecord, type FolderTreeRecord, type OwnVisorRecord, type VisoresDb, type VisorRecord } from '../shared/db';
 
-const byTitle = (a: VisorRecord, b: VisorRecord) => a.title.localeCompare(b.title, 'es', { sensitivity: 'base' });
+const byTitle = (a: OwnVisorRecord, b: OwnVisorRecord) => a.title.localeCompare(b.title, 'es', { sensitivity: 'base' });
 
 /** The queries behind the hooks, usable (and tested) without React. */
 export const workspaceQueries = {
@@ -13,9 +14,9 @@ export const workspaceQueries = {
     return (await database.folderTrees.get(userId)) ?? null;
   },
   /** The user's own visores, by title. */
-  async visores(database: VisoresDb, userId: string): Promise<VisorRecord[]> {
+  async visores(database: VisoresDb, userId: string): Promise<OwnVisorRecord[]> {
     const records = await database.visores.where('userId').equals(userId).toArray();
-    return records.filter((visor) => visor.owner === userId).sort(byTitle);
+    return records.filter((visor): visor is OwnVisorRecord => isOwnVisor(visor) && visor.owner === userId).sort(byTitle);
   },
   /** One visor as cached for the user: their own, or a public one they opened. */
   async visor(database: VisoresDb, userId: string, visorId: string): Promise<VisorRecord | null> {
@@ -32,7 +33,7 @@ export function useFolderTree(userId: UserId, database: VisoresDb = defaultDb): 
   return useLiveQuery(() => (userId ? workspaceQueries.tree(database, userId) : null), [userId, database]);
 }
 
-export function useVisores(userId: UserId, database: VisoresDb = defaultDb): VisorRecord[] | null | undefined {
+export function useVisores(userId: UserId, database: VisoresDb = defaultDb): OwnVisorRecord[] | null | undefined {
   return useLiveQuery(() => (userId ? workspaceQueries.visores(database, userId) : null), [userId, database]);
 }
 

@@ -41,7 +41,10 @@ describe('parseColor', () => {
   it('ignores what does not parse', () => {
     for (const text of [
       '',
-      'red',
+      'redd',
+      'url(http://x)',
+      'red;background:url(x)',
+      'var(--x)',
       'rgb(1 2)',
       'rgb(1 2 3 4)',
       'hsl(a b c)',

@@ -1,6 +1,17 @@
 // Pure functions over a user's folder tree (spec section 3). No I/O: the server validates
 // and rewrites trees with them, and the client can reuse them.
-import { isFolderNode, TREE_LIMITS, visorLink, type FolderNode, type TreeNode, type Visor, type VisorNode } from '../protocol/workspace';
+import {
+  isFolderNode,
+  storedColor,
+  TREE_LIMITS,
+  TREE_TOO_DEEP,
+  TREE_TOO_LARGE,
+  visorLink,
+  type FolderNode,
+  type TreeNode,
+  type Visor,
+  type VisorNode,
+} from '../protocol/workspace';
 
 export interface TreeShape {
   nodeCount: number;
@@ -40,8 +51,8 @@ function firstDuplicate(ids: readonly string[]): string | null {
 /** The first rule the tree breaks, as the message the UI shows, or null when it is valid. */
 export function treeProblem(nodes: readonly TreeNode[]): string | null {
   const shape = treeShape(nodes);
-  if (shape.nodeCount > TREE_LIMITS.maxNodes) return `El árbol no puede superar ${TREE_LIMITS.maxNodes} nodos`;
-  if (shape.depth > TREE_LIMITS.maxDepth) return `El árbol no puede superar ${TREE_LIMITS.maxDepth} niveles`;
+  if (shape.nodeCount > TREE_LIMITS.maxNodes) return TREE_TOO_LARGE;
+  if (shape.depth > TREE_LIMITS.maxDepth) return TREE_TOO_DEEP;
   const folder = firstDuplicate(shape.folderIds);
   if (folder != null) return `folder_id repetido en el árbol: ${folder}`;
   const visor = firstDuplicate(shape.visorIds);
@@ -69,6 +80,26 @@ export function mapVisorLeaves(nodes: readonly TreeNode[], update: (leaf: VisorN
 /** The tree leaf of a visor: the visor row is the truth for its fields (issue 3). */
 export function leafOfVisor(visor: Pick<Visor, 'visor_id' | 'title' | 'emoji' | 'color' | 'fav'>): VisorNode {
   return { visor_id: visor.visor_id, name: visor.title, emoji: visor.emoji, color: visor.color, fav: visor.fav, to: visorLink(visor.visor_id) };
+}
+
+/**
+ * A stored tree as the server answers it (issue 17): a folder with its own fields only (a
+ * tree saved before kept a client's `to`, `icon` and `subActivePaths`), a leaf with the link
+ * the server derives and a colour that parses. A tree saved now comes out unchanged.
+ */
+export function cleanStoredTree(nodes: readonly TreeNode[]): TreeNode[] {
+  return nodes.map((node): TreeNode => {
+    if (isFolderNode(node)) {
+      const folder: FolderNode = { folder_id: node.folder_id, name: node.name, emoji: node.emoji, sub: cleanStoredTree(node.sub) };
+      if (node.fav !== undefined) folder.fav = node.fav;
+      if (node.heading !== undefined) folder.heading = node.heading;
+      if (node.over !== undefined) folder.over = node.over;
+      return folder;
+    }
+    const leaf: VisorNode = { visor_id: node.visor_id, name: node.name, emoji: node.emoji, color: storedColor(node.color), to: visorLink(node.visor_id) };
+    if (node.fav !== undefined) leaf.fav = node.fav;
+    return leaf;
+  });
 }
 
 /** Appends `node` to the folder `parentId`, or to the root when it is null; null when there is no such folder. */

@@ -1,9 +1,9 @@
 // Profile and admin shapes (issue 3).
-import { z } from './zod';
+import { trimmedText, z } from './zod';
 import { NewUser, PublicUser, Role } from './auth';
 import { OkResponse, SuccessResponse, successData } from './response';
 
-const Name = (label: string) => z.string().trim().max(200, `${label} no puede superar 200 caracteres`);
+const Name = (label: string) => trimmedText().max(200, `${label} no puede superar 200 caracteres`);
 const Password = NewUser.shape.password;
 
 export const UpdateProfileRequest = z.strictObject({
@@ -39,13 +39,13 @@ export const UpdateUserRequest = z
 
 export const LogQuery = z.strictObject({
   /** A user id or a username. */
-  user: z.string().trim().max(200).optional(),
-  action: z.string().trim().max(50).optional(),
+  user: trimmedText().max(200).optional(),
+  action: trimmedText().max(50).optional(),
   /** ISO date or date-time, inclusive. */
-  from: z.string().trim().max(40).optional(),
+  from: trimmedText().max(40).optional(),
   /** ISO date or date-time; a bare date includes that whole day. */
-  to: z.string().trim().max(40).optional(),
-  cursor: z.string().trim().max(200).optional(),
+  to: trimmedText().max(40).optional(),
+  cursor: trimmedText().max(200).optional(),
   limit: z.coerce.number().int().min(1, 'limit debe ser al menos 1').max(200, 'limit no puede superar 200').default(50),
 });
 

@@ -1,5 +1,5 @@
 // Wire shapes of sign-in and sessions, shared by the server (validation) and the client (types).
-import { z } from './zod';
+import { safeText, trimmedText, z } from './zod';
 import { SuccessResponse } from './response';
 
 /** Every error answer; defined with the other envelopes in response.ts. */
@@ -21,7 +21,7 @@ export type PublicUser = z.infer<typeof PublicUser>;
 
 export const USERNAME_PATTERN = /^[a-zA-Z0-9._-]+$/;
 
-export const Username = z.string().trim().min(1, 'El usuario no puede estar vacío').max(64, 'El usuario no puede superar 64 caracteres');
+export const Username = trimmedText().min(1, 'El usuario no puede estar vacío').max(64, 'El usuario no puede superar 64 caracteres');
 
 export const LoginRequest = z.object({
   username: Username,
@@ -38,7 +38,7 @@ export const LoginResponse = z.strictObject({
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
 export const CheckTokenRequest = z.object({
-  token: z.string().min(1, 'El token no puede estar vacío').max(512, 'El token es demasiado largo'),
+  token: safeText().min(1, 'El token no puede estar vacío').max(512, 'El token es demasiado largo'),
 });
 
 /** POST /checkToken. */
@@ -50,7 +50,7 @@ export type CheckTokenResponse = z.infer<typeof CheckTokenResponse>;
 
 export const LogoutRequest = z.object({
   /** Free text the client sends with the sign-out; it goes to the operator log. */
-  log: z.string().max(2000, 'El texto de cierre de sesión no puede superar 2000 caracteres').optional(),
+  log: safeText().max(2000, 'El texto de cierre de sesión no puede superar 2000 caracteres').optional(),
 });
 
 /** POST /logout. */
@@ -61,8 +61,8 @@ export type LogoutResponse = z.infer<typeof LogoutResponse>;
 export const NewUser = z.object({
   username: Username.regex(USERNAME_PATTERN, 'El usuario solo admite letras, dígitos, punto, guion y guion bajo'),
   password: z.string().min(8, 'La contraseña debe tener al menos 8 caracteres').max(1024, 'La contraseña no puede superar 1024 caracteres'),
-  firstName: z.string().trim().max(200, 'El nombre no puede superar 200 caracteres').default(''),
-  lastName: z.string().trim().max(200, 'El apellido no puede superar 200 caracteres').default(''),
+  firstName: trimmedText().max(200, 'El nombre no puede superar 200 caracteres').default(''),
+  lastName: trimmedText().max(200, 'El apellido no puede superar 200 caracteres').default(''),
   role: Role.default('user'),
 });
 export type NewUser = z.input<typeof NewUser>;

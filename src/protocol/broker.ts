@@ -1,17 +1,17 @@
 // Broker sessions, positions and fills (spec sections 3, 7; issue 4), in the Primary API's
 // field names.
-import { z } from './zod';
+import { safeText, trimmedText, z } from './zod';
 import { successData } from './response';
 
 export const ConnectRequest = z.strictObject({
   /** `sim://` for the built-in paper broker, or a Primary API base URL. */
-  url: z.string().trim().min(1, 'Falta la dirección del broker').max(300, 'La dirección no puede superar 300 caracteres'),
-  username: z.string().max(200, 'El usuario no puede superar 200 caracteres').default(''),
+  url: trimmedText().min(1, 'Falta la dirección del broker').max(300, 'La dirección no puede superar 300 caracteres'),
+  username: safeText().max(200, 'El usuario no puede superar 200 caracteres').default(''),
   password: z.string().max(1024, 'La contraseña no puede superar 1024 caracteres').default(''),
 });
 
 export const WatchRequest = z.strictObject({
-  sessionId: z.string().trim().min(1, 'Falta sessionId').max(100, 'sessionId inválido'),
+  sessionId: trimmedText().min(1, 'Falta sessionId').max(100, 'sessionId inválido'),
 });
 
 export const PAPER_BROKER_URL = 'sim://';

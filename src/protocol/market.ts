@@ -1,6 +1,6 @@
 // Market data as the Primary API writes it (reference/primary-api.md), shared by the feeds,
 // the market socket and the client.
-import { z } from './zod';
+import { safeText, trimmedText, z } from './zod';
 import { successData } from './response';
 
 export const PriceSize = z.strictObject({ price: z.number(), size: z.number() });
@@ -65,7 +65,7 @@ export type SymbolMessage = z.infer<typeof SymbolMessage>;
 export const MarketDataMessage = z.object({ requestId: z.string().optional() }).catchall(SymbolMessage);
 export type MarketDataMessage = z.infer<typeof MarketDataMessage>;
 
-const MarketSymbol = z.string().trim().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres');
+const MarketSymbol = trimmedText().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres');
 
 /** Most symbols one batch subscribe or unsubscribe may carry. */
 export const MAX_SYMBOLS_PER_MESSAGE = 500;
@@ -79,7 +79,7 @@ export const MAX_SYMBOLS_PER_MESSAGE = 500;
 export const SubscribeMessage = z.object({
   action: z.enum(['subscribe', 'unsubscribe']),
   symbol: MarketSymbol,
-  requestId: z.string().max(100).optional(),
+  requestId: safeText().max(100).optional(),
 });
 
 export const SubscribeManyMessage = z.object({
@@ -88,30 +88,30 @@ export const SubscribeManyMessage = z.object({
     .array(MarketSymbol, { error: 'symbols debe ser una lista de símbolos' })
     .min(1, 'La lista de símbolos está vacía')
     .max(MAX_SYMBOLS_PER_MESSAGE, `Máximo de ${MAX_SYMBOLS_PER_MESSAGE} símbolos por mensaje`),
-  requestId: z.string().max(100).optional(),
+  requestId: safeText().max(100).optional(),
 });
 
 export const SearchRequest = z.strictObject({
-  symbol: z.string().trim().min(1, 'Escriba lo que busca').max(100, 'La búsqueda no puede superar 100 caracteres'),
+  symbol: trimmedText().min(1, 'Escriba lo que busca').max(100, 'La búsqueda no puede superar 100 caracteres'),
 });
 
 export const FormulaRequest = z.strictObject({
-  formula: z.string().max(2000, 'La fórmula no puede superar 2000 caracteres'),
+  formula: safeText().max(2000, 'La fórmula no puede superar 2000 caracteres'),
 });
 
 export const ExpirationRequest = z.strictObject({
-  contract_name: z.string().trim().min(1, 'Falta el contrato').max(100, 'El contrato no puede superar 100 caracteres'),
+  contract_name: trimmedText().min(1, 'Falta el contrato').max(100, 'El contrato no puede superar 100 caracteres'),
 });
 
 export const IntradayRequest = z.strictObject({
-  symbol: z.string().trim().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres'),
+  symbol: trimmedText().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres'),
   /** YYYY-MM-DD (or YYYYMMDD). */
-  date: z.string().trim().min(1, 'Falta la fecha').max(20, 'La fecha no es válida'),
+  date: trimmedText().min(1, 'Falta la fecha').max(20, 'La fecha no es válida'),
 });
 
 export const MAX_HISTORY_CANDLES = 2520;
 export const HistoryRequest = z.strictObject({
-  symbol: z.string().trim().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres'),
+  symbol: trimmedText().min(1, 'Falta el símbolo').max(100, 'El símbolo no puede superar 100 caracteres'),
   limit: z
     .number({ error: 'limit debe ser un número' })
     .int('limit debe ser un número entero')

@@ -1,6 +1,6 @@
 // Control messages shared by both websockets (/ws/market and /ws/positions).
 // Data messages (keyed by symbol) are defined with the feeds that produce them.
-import { z } from './zod';
+import { safeText, z } from './zod';
 import { PublicUser } from './auth';
 
 /** Largest message a client may send, in bytes (reference/browser-notes.md). */
@@ -14,8 +14,8 @@ export const SocketCloseCode = {
   authTimeout: 4408,
 } as const;
 
-export const AuthMessage = z.object({ action: z.literal('auth'), token: z.string().min(1).max(512) });
-export const PingMessage = z.object({ action: z.literal('ping'), requestId: z.string().max(100).optional() });
+export const AuthMessage = z.object({ action: z.literal('auth'), token: safeText().min(1).max(512) });
+export const PingMessage = z.object({ action: z.literal('ping'), requestId: safeText().max(100).optional() });
 
 /** The user as the `authenticated` event names it (no names, unlike PublicUser). */
 export const SocketUser = PublicUser.pick({ _id: true, username: true, role: true });

@@ -9,7 +9,10 @@ import {
   SaveTreeResponse,
   TITLE_REQUIRED,
   TREE_LIMITS,
+  TREE_TOO_DEEP,
+  TREE_TOO_LARGE,
   TreeNodeSchema,
+  treeSizeProblem,
   VisorNodeSchema,
   WorkspaceState,
   isFolderNode,
@@ -54,13 +57,17 @@ function issuesOf(value: unknown): [string, string][] {
 describe('the folder tree schema', () => {
   it('parses folders inside folders, leaves at any level, and every optional field, unchanged', () => {
     const tree: TreeNode[] = [
-      folder('A', [leaf('v1', { fav: true }), folder('B', [leaf('v2')], { icon: 'star', heading: true, to: 'x', over: false, subActivePaths: ['a', 'b'] })], {
-        fav: true,
-      }),
+      folder('A', [leaf('v1', { fav: true }), folder('B', [leaf('v2')], { heading: true, over: false })], { fav: true }),
       leaf('v3'),
-      folder('C', [], { subActivePaths: 'solo' }),
+      folder('C', []),
     ];
     expect(FolderTree.parse(tree)).toEqual(tree);
+  });
+
+  it("refuses a folder's link, icon and active paths: the app draws those, never a client's text (issue 17)", () => {
+    for (const field of ['to', 'icon', 'subActivePaths']) {
+      expect(issuesOf([{ ...folder('A'), [field]: 'javascript:alert(1)' }])).toEqual([['0', `Campo desconocido: 0.${field}`]]);
+    }
   });
 
   it('tells a folder from a leaf by folder_id', () => {
@@ -70,9 +77,16 @@ describe('the folder tree schema', () => {
     if (isFolderNode(first!)) expect(first.sub).toEqual([leaf('v')]);
   });
 
-  it('leaves depth to treeProblem: the schema parses a tree deeper than TREE_LIMITS.maxDepth', () => {
-    const deep = chain(TREE_LIMITS.maxDepth + 5);
-    expect(FolderTree.parse(deep)).toEqual(deep);
+  it('refuses a tree deeper than TREE_LIMITS.maxDepth before parsing its nodes, at any depth (issue 17)', () => {
+    expect(FolderTree.parse(chain(TREE_LIMITS.maxDepth - 1))).toEqual(chain(TREE_LIMITS.maxDepth - 1));
+    expect(issuesOf(chain(TREE_LIMITS.maxDepth))).toEqual([['', TREE_TOO_DEEP]]);
+    // Parsed as JSON text: building it as objects and stringifying would recurse too.
+    const depth = 50_000;
+    const deep: unknown = JSON.parse('[' + '{"folder_id":"D","name":"D","emoji":"","sub":['.repeat(depth) + ']}'.repeat(depth) + ']');
+    expect(FolderTree.safeParse(deep).error?.issues.map((issue) => issue.message)).toEqual([TREE_TOO_DEEP]);
+    expect(treeSizeProblem(deep)).toBe(TREE_TOO_DEEP);
+    // Objects of no known shape nest through sub too.
+    expect(treeSizeProblem(JSON.parse('[' + '{"sub":['.repeat(depth) + ']}'.repeat(depth) + ']'))).toBe(TREE_TOO_DEEP);
   });
 
   it('refuses more than TREE_LIMITS.maxNodes nodes at the root with its own message', () => {
@@ -81,14 +95,15 @@ describe('the folder tree schema', () => {
     expect(FolderTree.safeParse(wide.slice(1)).success).toBe(true);
   });
 
-  it('refuses a folder holding more than TREE_LIMITS.maxNodes nodes, as a node of no known shape', () => {
+  it('refuses more than TREE_LIMITS.maxNodes nodes in all, however they nest, before parsing them', () => {
     const crowded = [
       folder(
         'A',
-        Array.from({ length: TREE_LIMITS.maxNodes + 1 }, (_, i) => leaf(`v${i}`)),
+        Array.from({ length: TREE_LIMITS.maxNodes }, (_, i) => leaf(`v${i}`)),
       ),
     ];
-    expect(issuesOf(crowded)).toEqual([['0', UNKNOWN_NODE]]);
+    expect(issuesOf(crowded)).toEqual([['', TREE_TOO_LARGE]]);
+    expect(FolderTree.safeParse([folder('A', crowded[0]!.sub.slice(1))]).success).toBe(true);
   });
 
   it('names the node, deep in the tree, with the message the UI shows', () => {

@@ -1,6 +1,7 @@
 // Wire shapes of the workspace: visores, their sections, and each user's folder tree
 // (spec section 3). The server validates bodies with these; the client takes its types.
-import { z } from './zod';
+import { normalizeColor } from './color';
+import { safeText, trimmedText, z } from './zod';
 import { OkResponse, successData } from './response';
 
 export const DEFAULT_VISOR_COLOR = 'hsl(270 100% 50% / 0.8)';
@@ -10,17 +11,33 @@ export const TITLE_REQUIRED = 'El título no puede estar vacío';
 export const TREE_LIMITS = { maxDepth: 16, maxNodes: 5000, maxString: 200 } as const;
 export const MAX_SECTIONS = 100;
 
-const text = (label: string, max: number = TREE_LIMITS.maxString) =>
-  z.string({ error: `${label} debe ser texto` }).max(max, `${label} no puede superar ${max} caracteres`);
+/** Text from a client: no control characters nor lone surrogates (safeText), at most `max` long. */
+const text = (label: string, max: number = TREE_LIMITS.maxString, trim = false) =>
+  safeText({ error: `${label} debe ser texto` }, { trim }).max(max, `${label} no puede superar ${max} caracteres`);
 
-export const Title = z
-  .string({ error: TITLE_REQUIRED })
-  .trim()
+export const Title = trimmedText({ error: TITLE_REQUIRED })
   .min(1, TITLE_REQUIRED)
   .max(TREE_LIMITS.maxString, `El título no puede superar ${TREE_LIMITS.maxString} caracteres`);
 export const Emoji = text('El emoji', 32);
-/** A CSS colour string; the colour picker writes hex, hsl, hwb or rgb. */
-export const Color = text('El color', 100).trim().min(1, 'El color no puede estar vacío');
+export const INVALID_COLOR = 'El color debe ser un color: #hex, rgb(), hsl(), hwb() o un nombre como red';
+
+/**
+ * A visor's colour: hex, rgb(a), hsl(a), hwb or a colour name, stored as normalizeColor
+ * prints it (as the colour picker does; a name as hex). Any other CSS — `url(…)`, a second
+ * declaration, var(), expressions — is refused (issue 17): the sidebar paints it as a background.
+ */
+export const Color = text('El color', 100, true)
+  .min(1, 'El color no puede estar vacío')
+  .transform((value, ctx) => {
+    const color = normalizeColor(value);
+    if (color == null) ctx.addIssue({ code: 'custom', message: INVALID_COLOR });
+    return color ?? value;
+  });
+
+/** A colour as stored, as the server answers it: one that does not parse (stored before issue 17) reads as the default. */
+export function storedColor(color: string): string {
+  return normalizeColor(color) ?? DEFAULT_VISOR_COLOR;
+}
 
 /** Folder ids: random letters and digits (spec section 3). */
 export const FolderId = z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'folder_id debe tener solo letras y dígitos (hasta 64)');
@@ -45,15 +62,14 @@ export const FolderNodeSchema = z.strictObject({
   folder_id: FolderId,
   name: Title,
   emoji: Emoji,
-  icon: text('icon').optional(),
   fav: z.boolean().optional(),
   get sub(): z.ZodArray<typeof TreeNodeSchema> {
     return z.array(TreeNodeSchema).max(TREE_LIMITS.maxNodes);
   },
   heading: z.boolean().optional(),
-  to: text('to').optional(),
   over: z.boolean().optional(),
-  subActivePaths: z.union([text('subActivePaths'), z.array(text('subActivePaths')).max(50)]).optional(),
+  // No `to`, `icon` nor `subActivePaths` (issue 17): links and icons are the app's to draw,
+  // never text a client stored (`to: 'javascript:…'` was). A leaf's `to` is rewritten by the server.
 });
 export type FolderNode = z.infer<typeof FolderNodeSchema>;
 
@@ -74,7 +90,40 @@ export function isFolderNode(node: TreeNode): node is FolderNode {
   return 'folder_id' in node;
 }
 
-export const FolderTree = z.array(TreeNodeSchema).max(TREE_LIMITS.maxNodes, `El árbol no puede superar ${TREE_LIMITS.maxNodes} nodos`);
+export const TREE_TOO_DEEP = `El árbol no puede superar ${TREE_LIMITS.maxDepth} niveles`;
+export const TREE_TOO_LARGE = `El árbol no puede superar ${TREE_LIMITS.maxNodes} nodos`;
+
+/**
+ * The depth or node count a tree as sent breaks, as the message the UI shows, or null. It
+ * walks the raw JSON with a list of pending levels, not recursion, before the nodes are
+ * parsed: parsing them recurses once per level, and 600 nested folders overflowed the stack
+ * (issue 17). Every item of a list counts as a node and every `sub` list of an object as a
+ * level below it, whatever else is wrong with them (the parse says that afterwards).
+ */
+export function treeSizeProblem(raw: unknown): string | null {
+  if (!Array.isArray(raw)) return null;
+  let count = 0;
+  const pending: Array<{ list: readonly unknown[]; depth: number }> = [{ list: raw, depth: 1 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.list.length > 0 && next.depth > TREE_LIMITS.maxDepth) return TREE_TOO_DEEP;
+    for (const item of next.list) {
+      count += 1;
+      if (count > TREE_LIMITS.maxNodes) return TREE_TOO_LARGE;
+      const sub: unknown = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as { sub?: unknown }).sub : undefined;
+      if (Array.isArray(sub)) pending.push({ list: sub, depth: next.depth + 1 });
+    }
+  }
+  return null;
+}
+
+/** A whole tree: its size is checked first, without recursion (treeSizeProblem), then its nodes are parsed. */
+export const FolderTree = z
+  .unknown()
+  .superRefine((raw, ctx) => {
+    const problem = treeSizeProblem(raw);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, abort: true });
+  })
+  .pipe(z.array(TreeNodeSchema).max(TREE_LIMITS.maxNodes, TREE_TOO_LARGE));
 export type FolderTree = z.infer<typeof FolderTree>;
 
 /**
@@ -90,8 +139,8 @@ export type FolderTreeResponse = z.infer<typeof FolderTreeResponse>;
 
 // ------------------------------------------------------------------------- sections
 
-const Symbol = text('El símbolo', 100).trim().min(1, 'El símbolo no puede estar vacío');
-const Expression = text('La fórmula', 500).trim().min(1, 'La fórmula no puede estar vacía');
+const Symbol = text('El símbolo', 100, true).min(1, 'El símbolo no puede estar vacío');
+const Expression = text('La fórmula', 500, true).min(1, 'La fórmula no puede estar vacía');
 
 export const QUOTE_COLUMNS = [
   'bid_size',
@@ -128,7 +177,7 @@ export const ChartConfig = z.strictObject({
 
 export const CurveConfig = z.strictObject({
   /** Futures product, e.g. `DLR`. */
-  product: text('El producto', 50).trim().min(1, 'El producto no puede estar vacío'),
+  product: text('El producto', 50, true).min(1, 'El producto no puede estar vacío'),
   /** Spot reference symbol the implied rates are computed against. */
   spot: Symbol,
   /** Day count: calendar days, or weekdays (spec section 9). */
@@ -137,12 +186,12 @@ export const CurveConfig = z.strictObject({
 
 export const FormulaConfig = z.strictObject({
   formulas: z
-    .array(z.strictObject({ name: text('El nombre', 100).trim().min(1, 'El nombre no puede estar vacío'), expression: Expression }))
+    .array(z.strictObject({ name: text('El nombre', 100, true).min(1, 'El nombre no puede estar vacío'), expression: Expression }))
     .max(100, 'Una sección no puede superar 100 fórmulas'),
 });
 
 export const PositionsConfig = z.strictObject({
-  account: text('La cuenta', 50).trim().min(1, 'La cuenta no puede estar vacía'),
+  account: text('La cuenta', 50, true).min(1, 'La cuenta no puede estar vacía'),
 });
 
 export const Layout = z.strictObject({
@@ -191,6 +240,29 @@ export const Visor = z.strictObject({
   updated_at: z.string(),
 });
 export type Visor = z.infer<typeof Visor>;
+
+/**
+ * A public visor as a user other than its owner reads it (GET /visores/{id}/get): what its
+ * public mode shows, and nothing of the owner's (issue 17: not the owner's id, favourite or
+ * dates). Who owns a visor is asked with verify_owner_visor.
+ */
+export const PublicVisor = z.strictObject({
+  visor_id: z.string(),
+  title: z.string(),
+  emoji: z.string(),
+  color: z.string(),
+  public: z.literal(true),
+  secciones: z.array(Section),
+});
+export type PublicVisor = z.infer<typeof PublicVisor>;
+
+/** The owner's own visor, or someone else's public one as they may see it. */
+export type ReadVisor = Visor | PublicVisor;
+
+/** A visor read is the caller's own (it has `owner`) or someone else's public one. */
+export function isOwnVisor(visor: ReadVisor): visor is Visor {
+  return 'owner' in visor;
+}
 
 export const NewVisorRequest = z.strictObject({
   title: Title,
@@ -259,9 +331,17 @@ export type SaveTreeResponse = z.infer<typeof SaveTreeResponse>;
 export const VisorListResponse = successData(z.array(Visor));
 export type VisorListResponse = z.infer<typeof VisorListResponse>;
 
-/** GET /visores/{id}/get, PUT …/update_secciones, PUT …/check_option: the visor as it is now. */
+/** PUT …/update_secciones, PUT …/check_option, and GET /visores/{id}/get by its owner: the visor as it is now. */
 export const VisorResponse = successData(Visor);
 export type VisorResponse = z.infer<typeof VisorResponse>;
+
+/** GET /visores/{id}/get by a user who does not own the (public) visor. */
+export const PublicVisorResponse = successData(PublicVisor);
+export type PublicVisorResponse = z.infer<typeof PublicVisorResponse>;
+
+/** GET /visores/{id}/get: the whole visor for its owner, the public fields for anyone else. */
+export const ReadVisorResponse = successData(z.union([Visor, PublicVisor]));
+export type ReadVisorResponse = z.infer<typeof ReadVisorResponse>;
 
 /** PUT /visores/{id}: the visor as it is now, and the workspace (its leaf rewritten). */
 export const UpdateVisorResponse = withWorkspace({ status: z.literal('success'), data: Visor });

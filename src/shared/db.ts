@@ -3,7 +3,7 @@
 // `db.version(n)` entries, never edits of a released one; the spec fixes version 3.
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { MarketData } from '../protocol/market';
-import type { FavItem, FolderNode, TreeNode, Visor } from '../protocol/workspace';
+import type { FavItem, FolderNode, ReadVisor, TreeNode, Visor } from '../protocol/workspace';
 
 /** Last known state of a symbol, so a reopened visor shows prices at once (marked stale). */
 export interface QuoteRecord {
@@ -40,10 +40,11 @@ export interface FolderTreeRecord {
   syncedAt: number;
 }
 
-/** A visor as the server answered it, cached for the user who read it. */
-export interface VisorRecord extends Visor {
-  userId: string;
-}
+/** A visor as the server answered it, cached for the user who read it: their own, or another user's public one (its public fields). */
+export type VisorRecord = ReadVisor & { userId: string };
+
+/** One of the user's own visores, cached. */
+export type OwnVisorRecord = Visor & { userId: string };
 
 /** The user's favourites as GET getFavs answers them. */
 export interface FavouritesRecord {

@@ -8,7 +8,7 @@
 // the port is the tab's alone, so a batch holds only that tab's symbols.
 import type { Quote } from '../lib/quote';
 import type { ControlEvent } from '../protocol/socket';
-import type { Visor } from '../protocol/workspace';
+import type { ReadVisor, Visor } from '../protocol/workspace';
 import type { LogEntry } from './eventLog';
 import type { CachedPositions } from './positionsAccounts';
 import type { PositionsStatus } from './positionsConnection';
@@ -128,7 +128,7 @@ export interface DataWorkerApi {
    * when another device changed it. Failures are only logged.
    */
   workspaceVisible(): Promise<void>;
-  loadVisor(visorId: string): Promise<Visor>;
+  loadVisor(visorId: string): Promise<ReadVisor>;
   /** Creates the visor and places it in `folderId` (or the root). */
   createVisor(fields: VisorFields, folderId?: string | null): Promise<{ visorId: string }>;
   updateVisor(visorId: string, fields: VisorFields): Promise<Visor>;

@@ -3,14 +3,17 @@
 // If-Match and the 412 path run against the real server in tests/api/workspaceSync.test.ts.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { VisoresDb } from '../shared/db';
+import { VisoresDb, type VisorRecord } from '../shared/db';
 import { NETWORK_ERROR_MESSAGE } from '../shared/errors';
 import { createHttpClient } from '../shared/http';
-import type { Visor } from '../protocol/workspace';
+import { isOwnVisor, type Visor } from '../protocol/workspace';
 import type { WorkerSession } from './api';
 import { createWorkspaceSync, SYNC_LOG } from './sync';
 import { CHECK_AFTER_MS } from './syncRefresh';
 import { fakeFetch, recordingLog, type FakeAnswer } from '../../tests/fakes/worker/fakes';
+
+/** The cached `fav` of an own visor (another user's public visor has none). */
+const favOf = (record: VisorRecord | undefined) => (record && isOwnVisor(record) ? record.fav : undefined);
 
 const USER = 'u-ana';
 const visor = (id: string, title: string): Visor => ({
@@ -79,6 +82,24 @@ describe('workspace sync', () => {
     expect(await database.visores.get([USER, 'v1'])).toEqual({ ...visor('v1', 'Uno'), userId: USER });
   });
 
+  it("caches another user's public visor with its public fields only, apart from the user's own visores (issue 17)", async () => {
+    const shared = { visor_id: 'p1', title: 'Compartido', emoji: '', color: '#00ff00', public: true, secciones: [] };
+    const { sync, database } = setup({
+      [`GET /visores/${USER}/folders`]: () => tree(1),
+      [`GET /visores/${USER}`]: () => ({ status: 200, body: { status: 'success', data: [visor('v1', 'Uno')] } }),
+      [`GET /visores/${USER}/getFavs`]: () => favs,
+      'GET /visores/p1/get': () => ({ status: 200, body: { status: 'success', data: shared } }),
+      'GET /visores/v1/get': () => ({ status: 200, body: { status: 'success', data: visor('v1', 'Uno') } }),
+    });
+    expect(await sync.loadVisor('p1')).toEqual({ ok: true, value: shared });
+    expect(await sync.loadVisor('v1')).toEqual({ ok: true, value: visor('v1', 'Uno') });
+    expect(await database.visores.get([USER, 'p1'])).toEqual({ ...shared, userId: USER });
+    // A full read of the user's own visores keeps the public one opened here.
+    await sync.refresh();
+    expect(await database.visores.get([USER, 'p1'])).toEqual({ ...shared, userId: USER });
+    expect((await database.visores.where('userId').equals(USER).toArray()).filter(isOwnVisor).map((item) => item.visor_id)).toEqual(['v1']);
+  });
+
   it("stores the favourites the server answered, and sets each cached visor's favourite from them", async () => {
     // The server applies the rule (a folder's favourite reaches what it holds); the worker only stores its answer.
     const leaf = { visor_id: 'v1', name: 'Uno', emoji: '', color: 'red', fav: false, to: 'visor/v1/edit' };
@@ -109,10 +130,10 @@ describe('workspace sync', () => {
     expect(http.calls.map((call) => call.method)).toEqual(['GET', 'GET', 'GET', 'PUT']);
     expect(await database.folderTrees.get(USER)).toEqual({ userId: USER, nodes: [favouriteFolder], version: 2, syncedAt: 42 });
     expect((await database.favourites.get(USER))?.folders).toEqual([favouriteFolder]);
-    expect((await database.visores.get([USER, 'v1']))?.fav).toBe(true);
-    expect((await database.visores.get([USER, 'v2']))?.fav).toBe(false);
+    expect(favOf(await database.visores.get([USER, 'v1']))).toBe(true);
+    expect(favOf(await database.visores.get([USER, 'v2']))).toBe(false);
     await sync.changeTree({ kind: 'setFolderFavourite', folderId: 'F', fav: false });
-    expect((await database.visores.get([USER, 'v1']))?.fav).toBe(false);
+    expect(favOf(await database.visores.get([USER, 'v1']))).toBe(false);
     expect(await database.favourites.get(USER)).toEqual({ userId: USER, visores: [], folders: [] });
   });
 

@@ -13,8 +13,9 @@ import {
   SaveTreeResponse,
   ToggleFavResponse,
   UpdateVisorResponse,
-  VisorResponse,
+  ReadVisorResponse,
   type UpdateVisorRequest,
+  type ReadVisor,
   type Visor,
 } from '../protocol/workspace';
 import type { VisoresDb } from '../shared/db';
@@ -114,11 +115,11 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
     },
 
     /** GET one visor (own or public) into the cache, so it opens offline later. */
-    loadVisor(visorId: string): Promise<Result<Visor>> {
+    loadVisor(visorId: string): Promise<Result<ReadVisor>> {
       return serial(() =>
         attempt(async () => {
           const userId = userOf();
-          const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: VisorResponse });
+          const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
           await store.putVisor(userId, body.data);
           return body.data;
         }),

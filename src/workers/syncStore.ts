@@ -4,7 +4,7 @@
 // rule of its own. Each write is one transaction that first checks that the user it was
 // read for is still the one signed in.
 import type { VisoresDb } from '../shared/db';
-import type { Visor, WorkspaceState } from '../protocol/workspace';
+import { isOwnVisor, type ReadVisor, type Visor, type WorkspaceState } from '../protocol/workspace';
 
 /** What a write changed beside the workspace state, stored in the same transaction. */
 export interface WorkspaceRows {
@@ -36,7 +36,7 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
           const gone = await db.visores
             .where('userId')
             .equals(userId)
-            .filter((visor) => visor.owner === userId && !listed.has(visor.visor_id))
+            .filter((visor) => isOwnVisor(visor) && visor.owner === userId && !listed.has(visor.visor_id))
             .primaryKeys();
           await db.visores.bulkDelete(gone);
           await db.visores.bulkPut(rows.ownVisores.map((visor) => ({ ...visor, userId })));
@@ -47,14 +47,14 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
         const changed = await db.visores
           .where('userId')
           .equals(userId)
-          .filter((visor) => visor.owner === userId && visor.fav !== favourite.has(visor.visor_id))
+          .filter((visor) => isOwnVisor(visor) && visor.owner === userId && visor.fav !== favourite.has(visor.visor_id))
           .toArray();
-        await db.visores.bulkPut(changed.map((visor) => ({ ...visor, fav: !visor.fav })));
+        await db.visores.bulkPut(changed.flatMap((visor) => (isOwnVisor(visor) ? [{ ...visor, fav: !visor.fav }] : [])));
       });
     },
 
-    /** One visor (own or public) as read, without touching the tree. */
-    async putVisor(userId: string, visor: Visor): Promise<void> {
+    /** One visor (own, or another user's public one) as read, without touching the tree. */
+    async putVisor(userId: string, visor: ReadVisor): Promise<void> {
       await db.transaction('rw', db.visores, async () => {
         stillSignedIn(userId);
         await db.visores.put({ ...visor, userId });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SaveTreeResponse, type TreeNode } from '../../src/protocol/workspace.js';
+import { SaveTreeResponse, TREE_LIMITS, type TreeNode } from '../../src/protocol/workspace.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, createUser, expectBody, expectErrorResponse, expectSuccess, session, type Session } from './helpers.js';
 import { folder, getFavs, leaf, leafOfVisor, leavesOf, listVisores, newVisor, readTree, readVisor, saveTree, workspaceOf } from './workspace.js';
@@ -65,7 +65,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       const b = await newVisor(user, { title: 'Beta' });
       const before = await readTree(user);
       const nodes = [
-        folder('F1', [leaf(a), folder('F2', [leaf(b, { name: 'ignorado', to: 'otro/sitio' })], { icon: 'star' })], { heading: true }),
+        folder('F1', [leaf(a), folder('F2', [leaf(b, { name: 'ignorado', to: 'javascript:alert(1)' })], { over: true })], { heading: true }),
         folder('F3'),
       ];
       const response = await saveTree(user, nodes);
@@ -77,7 +77,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       const beta = await readVisor(user, b);
       expect(await readTree(user)).toEqual({
         version: answer.version,
-        nodes: [folder('F1', [leafOfVisor(alfa), folder('F2', [leafOfVisor(beta)], { icon: 'star' })], { heading: true }), folder('F3')],
+        nodes: [folder('F1', [leafOfVisor(alfa), folder('F2', [leafOfVisor(beta)], { over: true })], { heading: true }), folder('F3')],
       });
       // A leaf cannot rename its visor: the row stays the truth.
       expect(beta.title).toBe('Beta');
@@ -145,7 +145,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       const afterChange = await readTree(fresh);
       expect(afterChange.version).toBe(saved.version + 1);
       expect(afterChange.nodes).toEqual([folder('F', [leafOfVisor(await readVisor(fresh, id))]), leafOfVisor(await readVisor(fresh, other))]);
-      expect(leavesOf(afterChange.nodes)[0]).toMatchObject({ name: 'Dos', emoji: '✌️', color: 'green' });
+      expect(leavesOf(afterChange.nodes)[0]).toMatchObject({ name: 'Dos', emoji: '✌️', color: '#008000' });
 
       expectSuccess(await fresh.api.put(`/api/visores/${fresh.user._id}/${id}/fav`));
       const afterFav = await readTree(fresh);
@@ -379,7 +379,10 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
       ['a leaf with an unknown field', [{ ...leaf('abc'), extra: true }], 'extra'],
       ['a folder without sub', [{ folder_id: 'F', name: 'F', emoji: '' }], 'sub'],
       ['a folder name over 200 characters', [folder('F', [], { name: long })], '200'],
-      ['a folder icon over 200 characters', [folder('F', [], { icon: long })], 'icon'],
+      // Links and icons are the app's to draw, never a client's text (issue 17).
+      ['a folder with a link', [{ ...folder('F'), to: 'javascript:alert(1)' }], 'to'],
+      ['a folder with an icon', [{ ...folder('F'), icon: 'star' }], 'icon'],
+      ['a folder with active paths', [{ ...folder('F'), subActivePaths: ['javascript:alert(1)'] }], 'subActivePaths'],
       ['a leaf name over 200 characters', [leaf('abc', { name: long })], 'name'],
       ['a malformed folder_id', [folder('no válido')], 'folder_id'],
       ['a duplicate folder_id', [folder('Dup'), folder('X', [folder('Dup')])], 'Dup'],
@@ -403,6 +406,36 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
     ])('refuses %s with 400 naming the problem, and writes nothing', async (_case, nodes, naming) => {
       const message = expectErrorResponse(await saveTree(bad, nodes), 400);
       expect(message).toContain(naming);
+      await expectUnchanged();
+    });
+
+    // Built as text: JSON.stringify (here and on the server) recurses and would overflow first.
+    const deepFolders = (depth: number) => '[' + '{"folder_id":"D","name":"D","emoji":"","sub":['.repeat(depth) + ']}'.repeat(depth) + ']';
+    it.each([600, 20_000])('refuses %i nested folders with 400 and the depth message (checked before parsing the nodes), and writes nothing', async (depth) => {
+      const raw = deepFolders(depth);
+      expect(raw.length).toBeLessThan(ONE_MB);
+      const message = expectErrorResponse(await bad.api.put(`/api/visores/${bad.user._id}/folders`, undefined, { raw }), 400);
+      expect(message).toBe(`El árbol no puede superar ${TREE_LIMITS.maxDepth} niveles`);
+      await expectUnchanged();
+    });
+
+    it('refuses deep JSON of any shape under 1 MB with 400, on the tree and on the other writes', async () => {
+      const depth = 100_000;
+      const bodies = {
+        // Nodes of no known shape still nest through sub.
+        'shapeless nodes': '[{"sub":'.repeat(depth) + '[]' + '}]'.repeat(depth),
+        'nested lists': '['.repeat(depth * 5) + ']'.repeat(depth * 5),
+        'nested objects': '{"a":'.repeat(depth) + '1' + '}'.repeat(depth),
+        // Keys the JSON parser scans for prototype pollution (its scan is a loop too).
+        'nested constructor keys': '{"constructor":'.repeat(depth / 2) + '1' + '}'.repeat(depth / 2),
+      };
+      for (const [name, raw] of Object.entries(bodies)) {
+        expect(raw.length, name).toBeLessThan(ONE_MB);
+        expectErrorResponse(await bad.api.put(`/api/visores/${bad.user._id}/folders`, undefined, { raw }), 400);
+        expectErrorResponse(await bad.api.post(`/api/visores/${bad.user._id}/new`, undefined, { raw }), 400);
+        expectErrorResponse(await bad.api.put(`/api/visores/${visorId}/update_secciones`, undefined, { raw }), 400);
+        expectErrorResponse(await bad.api.put(`/api/visores/${visorId}`, undefined, { raw }), 400);
+      }
       await expectUnchanged();
     });
 
@@ -430,7 +463,7 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
     });
 
     it('refuses a body over 1 MB with 413, and writes nothing', async () => {
-      const raw = JSON.stringify([folder('Big', [], { icon: 'x'.repeat(ONE_MB) })]);
+      const raw = JSON.stringify([folder('Big', [], { name: 'x'.repeat(ONE_MB) })]);
       expectErrorResponse(await bad.api.put(`/api/visores/${bad.user._id}/folders`, undefined, { raw }), 413);
       await expectUnchanged();
     });

@@ -11,7 +11,22 @@ import {
 } from '../../src/protocol/workspace.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, api, createUser, expectBody, expectErrorResponse, expectSuccess, session, type Session } from './helpers.js';
-import { SECTIONS, folder, getFavs, leaf, leafOfVisor, leavesOf, listVisores, newVisor, readTree, readVisor, saveTree, workspaceOf } from './workspace.js';
+import {
+  SECTIONS,
+  folder,
+  getFavs,
+  leaf,
+  leafOfVisor,
+  leavesOf,
+  listVisores,
+  newVisor,
+  publicFieldsOf,
+  readPublicVisor,
+  readTree,
+  readVisor,
+  saveTree,
+  workspaceOf,
+} from './workspace.js';
 
 const ONE_MB = 1024 * 1024;
 const NOT_FOUND = 'El visor no existe';
@@ -167,7 +182,7 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
     it('keeps emoji and colour when only the title is sent', async () => {
       const id = await newVisor(demo, { title: 'Uno', emoji: '🟢', color: 'blue' });
       expectSuccess(await demo.api.put(`/api/visores/${id}`, { title: 'Dos' }));
-      expect(await readVisor(demo, id)).toMatchObject({ title: 'Dos', emoji: '🟢', color: 'blue' });
+      expect(await readVisor(demo, id)).toMatchObject({ title: 'Dos', emoji: '🟢', color: '#0000ff' }); // a colour name is stored as hex
     });
 
     it('saves sections of every type, in order', async () => {
@@ -286,7 +301,7 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
         owner: user.user._id,
         title: 'Original (copia)',
         emoji: '🧭',
-        color: 'teal',
+        color: '#008080',
         fav: false,
         public: false,
         secciones: SECTIONS,
@@ -410,10 +425,11 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
     it('reads and clones a public visor, but may not change, share, favourite or delete it (403), and nothing changes', async () => {
       const { id, visor, tree } = await demoVisor(true);
 
-      expect(await readVisor(other, id)).toEqual(visor);
+      expect(await readPublicVisor(other, id)).toEqual(publicFieldsOf(visor));
       // Favourites are the owner's: another user reads false, never the owner's flag.
       expectSuccess(await demo.api.put(`/api/visores/${demo.user._id}/${id}/fav`));
       const ownerView = await readVisor(demo, id);
+      expect(await readPublicVisor(other, id)).toEqual(publicFieldsOf(ownerView));
       const ownerTree = await readTree(demo);
       expect(expectSuccess(await other.api.get(`/api/visores/${other.user._id}/${id}/fav`))).toEqual({ status: 'success', data: { fav: false } });
 
@@ -440,9 +456,25 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       expectSuccess(await other.api.put(`/api/visores/${copyId}`, { title: 'Mío' }));
     });
 
+    it("reads a public visor's public fields only: not the owner's id, favourite or dates (issue 17), the admin neither", async () => {
+      const { id } = await demoVisor(true);
+      expectSuccess(await demo.api.put(`/api/visores/${demo.user._id}/${id}/fav`));
+      const owner = await readVisor(demo, id);
+      expect(owner).toMatchObject({ owner: demo.user._id, fav: true });
+      for (const visitor of [other, admin]) {
+        const response = await visitor.api.get(`/api/visores/${id}/get`);
+        const data = expectSuccess<{ data: Record<string, unknown> }>(response).data;
+        expect(Object.keys(data).sort()).toEqual(['color', 'emoji', 'public', 'secciones', 'title', 'visor_id']);
+        expect(response.text).not.toContain(demo.user._id);
+        expect(data).toEqual(publicFieldsOf(owner));
+      }
+      // The owner still reads the whole visor.
+      expect(await readVisor(demo, id)).toEqual(owner);
+    });
+
     it('loses access once the owner unshares it', async () => {
       const { id } = await demoVisor(true);
-      expect((await readVisor(other, id)).visor_id).toBe(id);
+      expect((await readPublicVisor(other, id)).visor_id).toBe(id);
       expectSuccess(await demo.api.put(`/api/visores/${id}/check_option`, { option: 'public', value: false }));
       expectErrorResponse(await other.api.get(`/api/visores/${id}/get`), 404);
       expectErrorResponse(await other.api.post(`/api/visores/${other.user._id}/${id}/clonar`), 404);

@@ -4,10 +4,12 @@ import {
   FavsResponse,
   FolderTreeResponse,
   NewVisorResponse,
+  PublicVisorResponse,
   VisorListResponse,
   VisorResponse,
   visorLink,
   type FolderNode,
+  type PublicVisor,
   type Section,
   type TreeNode,
   type Visor,
@@ -63,6 +65,17 @@ export async function newVisor(who: Session, body: Record<string, unknown> = {})
 
 export async function readVisor(who: Session, visorId: string): Promise<Visor> {
   return expectBody(await who.api.get(`/api/visores/${visorId}/get`), VisorResponse).data;
+}
+
+/** GET /api/visores/{id}/get by a user who does not own the visor: the public fields only. */
+export async function readPublicVisor(who: Session, visorId: string): Promise<PublicVisor> {
+  return expectBody(await who.api.get(`/api/visores/${visorId}/get`), PublicVisorResponse).data;
+}
+
+/** What a visitor may read of a visor its owner reads as `visor`. */
+export function publicFieldsOf(visor: Visor): PublicVisor {
+  expect(visor.public).toBe(true);
+  return { visor_id: visor.visor_id, title: visor.title, emoji: visor.emoji, color: visor.color, public: true, secciones: visor.secciones };
 }
 
 export async function listVisores(who: Session): Promise<Visor[]> {

@@ -98,12 +98,12 @@ describe('workspace sync against the server', () => {
     expect(await workspaceQueries.visor(database, userId, futuros.visor_id)).toEqual({ ...futuros, userId });
 
     const updated = await sync.updateVisor(futuros.visor_id, { title: 'Futuros DLR', emoji: '💹' });
-    expect(updated).toMatchObject({ ok: true, value: { visor_id: futuros.visor_id, title: 'Futuros DLR', emoji: '💹', color: 'blue' } });
+    expect(updated).toMatchObject({ ok: true, value: { visor_id: futuros.visor_id, title: 'Futuros DLR', emoji: '💹', color: '#0000ff' } }); // the colour name, stored as hex
     expect((await workspaceQueries.visor(database, userId, futuros.visor_id))!.title).toBe('Futuros DLR');
     await expectTreeInStep(user, database);
 
     expect(await sync.toggleVisorFavourite(futuros.visor_id)).toEqual({ ok: true, value: { fav: true } });
-    expect((await workspaceQueries.visor(database, userId, futuros.visor_id))!.fav).toBe(true);
+    expect(await workspaceQueries.visor(database, userId, futuros.visor_id)).toMatchObject({ fav: true });
     expect((await workspaceQueries.favourites(database, userId))!.visores).toEqual([{ visor_id: futuros.visor_id, emoji: '💹', title: 'Futuros DLR' }]);
     await expectTreeInStep(user, database);
 
