@@ -23,7 +23,7 @@ import { createBrokerService } from './broker/service.js';
 import { createMemoryBrokerStore } from './broker/store.js';
 import { createRedisBrokerStore } from './broker/redisStore.js';
 import type { AppContext } from './context.js';
-import { errorBody, installErrorHandler } from './http/errors.js';
+import { clientErrorHandler, errorBody, frameworkErrorHandler, installErrorHandler } from './http/errors.js';
 import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';
 import { registerPositionsSocket } from './ws/positions.js';
@@ -44,6 +44,17 @@ export interface BuiltApp {
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Longest path parameter (Fastify's default is 100): emoji image names of long sequences and
+ * ids stay well under it; longer ones answer 414 in the error contract.
+ */
+const MAX_PARAM_LENGTH = 1000;
+
+/** Paths that are the server's, never the client's: they answer JSON, in any letter case. */
+export function isServerPath(url: string): boolean {
+  const pathname = (url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/').toLowerCase();
+  return /^\/(?:api|ws|emoji)(?:\/|$)/.test(pathname);
+}
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<BuiltApp> {
@@ -63,6 +74,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // One line per request only when debugging; errors are logged either way.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
@@ -129,8 +143,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    const isApi = url === '/api' || url.startsWith('/api/') || url.startsWith('/ws/') || url.startsWith('/emoji/');
-    if (!isApi && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (!isServerPath(url) && (request.method === 'GET' || request.method === 'HEAD')) {
       if (!hasClient) {
         return reply.code(503).type('text/plain; charset=utf-8').send('The client is not built: run `npm run build` (npm start does it).');
       }
