@@ -28,7 +28,13 @@ export interface Config {
   loginMaxFailures: number;
   /** …within this window. */
   loginWindowMs: number;
-  /** Origins allowed to open websockets besides the server's own. */
+  /**
+   * Origins the app is served from (https://visores.example); the sockets accept these and
+   * allowedOrigins, and the CSP lets pages connect to them. Empty: http:// on the listen
+   * address and localhost at the server's port (see http/origins.ts).
+   */
+  publicOrigins: string[];
+  /** Origins allowed to open websockets besides the public ones. */
   allowedOrigins: string[];
   /** Time a new socket has to send its auth message. */
   socketAuthTimeoutMs: number;
@@ -103,6 +109,26 @@ function primarySettings(env: Env): Config['primary'] {
   return { url, username, password };
 }
 
+/** A comma-separated list of origins (scheme://host[:port], nothing after). */
+function origins(env: Env, name: string): string[] {
+  return (text(env, name) ?? '')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean)
+    .map((origin) => {
+      let parsed: URL | null = null;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = null;
+      }
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.toLowerCase()) {
+        throw new Error(`Setting ${name} must list origins such as https://visores.example, got "${origin}"`);
+      }
+      return parsed.origin;
+    });
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -120,6 +146,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionAbsoluteMs: int(env, 'SESSION_ABSOLUTE_HOURS', 7 * 24, 1) * HOUR,
     loginMaxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1),
     loginWindowMs: int(env, 'LOGIN_WINDOW_MINUTES', 15, 1) * MINUTE,
+    publicOrigins: origins(env, 'PUBLIC_ORIGINS'),
     allowedOrigins: (text(env, 'ALLOWED_ORIGINS') ?? '')
       .split(',')
       .map((origin) => origin.trim().replace(/\/+$/, ''))
