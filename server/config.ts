@@ -36,6 +36,12 @@ export interface Config {
   publicOrigins: string[];
   /** Origins allowed to open websockets besides the public ones. */
   allowedOrigins: string[];
+  /**
+   * Origins of the client's build-time settings (VITE_API_BASE, VITE_POSITIONS_BASE,
+   * VITE_MARKET_WS_URL, VITE_POSITIONS_WS_URL) when they are absolute URLs in the server's
+   * environment (npm start builds and serves in one): the CSP lets pages connect to them.
+   */
+  clientOrigins: string[];
   /** Time a new socket has to send its auth message. */
   socketAuthTimeoutMs: number;
   /**
@@ -129,6 +135,24 @@ function origins(env: Env, name: string): string[] {
     });
 }
 
+const CLIENT_URL_SETTINGS = ['VITE_API_BASE', 'VITE_POSITIONS_BASE', 'VITE_MARKET_WS_URL', 'VITE_POSITIONS_WS_URL'];
+
+/** Origins of the client's absolute server URLs (relative ones are the page's own origin). */
+function clientOrigins(env: Env): string[] {
+  const found = new Set<string>();
+  for (const name of CLIENT_URL_SETTINGS) {
+    const raw = text(env, name);
+    if (raw == null || !/^(?:https?|wss?):\/\//i.test(raw)) continue;
+    try {
+      const url = new URL(raw);
+      found.add(`${url.protocol}//${url.host}`.toLowerCase());
+    } catch {
+      throw new Error(`Setting ${name} must be a path or an absolute URL, got "${raw}"`);
+    }
+  }
+  return [...found];
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -151,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
       .split(',')
       .map((origin) => origin.trim().replace(/\/+$/, ''))
       .filter(Boolean),
+    clientOrigins: clientOrigins(env),
     socketAuthTimeoutMs: int(env, 'SOCKET_AUTH_TIMEOUT_SECONDS', 10, 1) * 1000,
     passwordCost: DEFAULT_COST,
     seedDemoUsers: bool(env, 'SEED_DEMO_USERS', true),
