@@ -19,7 +19,8 @@ function withSocketTwin(origin: string): string[] {
 /** connect-src: the page's own origin, the public and allowed origins, the client's configured servers. */
 export function connectSources(config: Config, address: ReturnType<FastifyInstance['server']['address']>): string[] {
   const origins = [...socketOrigins(config, address), ...config.clientOrigins.map(normalizeOrigin)];
-  return ["'self'", ...new Set(origins.flatMap(withSocketTwin))];
+  // CSP has no syntax for IPv6 literals ([::1]); 'self' covers a page served from one.
+  return ["'self'", ...new Set(origins.filter((origin) => !origin.includes('[')).flatMap(withSocketTwin))];
 }
 
 /** Whether `url` (the request's path) is under /api, in any letter case. */

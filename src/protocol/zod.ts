@@ -11,6 +11,10 @@ function fieldName(path: readonly PropertyKey[] | undefined): string {
 
 z.config({
   ...z.locales.es(),
+  // No compiled fast path: zod probes for it with `new Function`, which the app's CSP
+  // (script-src 'self', no 'unsafe-eval') refuses and reports as a violation. Our objects are
+  // small; the interpreted parse is enough on the server too.
+  jitless: true,
   customError(issue) {
     const field = fieldName(issue.path);
     if (issue.code === 'unrecognized_keys') {
