@@ -51,6 +51,35 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
  */
 const MAX_PARAM_LENGTH = 1000;
 
+/** Paths of files (a name with an extension, or under /assets/): never answered with the HTML shell. */
+export function isFilePath(url: string): boolean {
+  const pathname = (url.split('?')[0] ?? '/').toLowerCase();
+  return /^\/+assets(?:\/|$)/.test(pathname) || /\.[a-z0-9]{1,8}$/.test(pathname);
+}
+
+/**
+ * The file of the built client at `url` (relative to `staticDir`), when it exists now: never
+ * outside the folder, never a dotfile or a source map.
+ */
+function builtFile(staticDir: string, url: string): string | null {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.split('?')[0] ?? '/');
+  } catch {
+    return null;
+  }
+  if (pathname.includes('\0')) return null;
+  const file = path.resolve(staticDir, `.${pathname}`);
+  if (!file.startsWith(staticDir + path.sep)) return null;
+  const relative = path.relative(staticDir, file);
+  if (relative.split(path.sep).some((part) => part.startsWith('.')) || file.toLowerCase().endsWith('.map')) return null;
+  try {
+    return fs.statSync(file).isFile() ? relative : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Paths that are the server's, never the client's: they answer JSON, in any letter case. */
 export function isServerPath(url: string): boolean {
   const pathname = (url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/').toLowerCase();
@@ -130,14 +159,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: config.staticDir,
-      // Routes for the files the build made (found at start); any other path falls through
-      // to the not-found handler, which serves index.html for client routes.
+      // Routes for the files the build made (found at start); any other path, or a file gone
+      // since (a rebuild of dist/), falls through to the not-found handler below, which looks
+      // the path up on disk: the files of a new build are served without a restart.
+      // (wildcard: true would also catch /api paths whose parameter is over maxParamLength.)
       wildcard: false,
       index: 'index.html',
       cacheControl: false,
+      // Source maps hold the whole source: they stay on the build machine (built 'hidden').
+      allowedPath: (pathName) => !pathName.toLowerCase().endsWith('.map'),
       setHeaders(res, filePath) {
         // Hashed build assets never change; everything else is revalidated.
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        const immutable = filePath.startsWith(path.join(config.staticDir, 'assets') + path.sep);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
@@ -145,14 +178,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    if (!isServerPath(url) && (request.method === 'GET' || request.method === 'HEAD')) {
-      if (!hasClient) {
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    if (hasClient && isRead && !isServerPath(url)) {
+      const file = builtFile(config.staticDir, url);
+      if (file) return reply.sendFile(file);
+    }
+    if (!isServerPath(url) && !isFilePath(url) && isRead) {
+      if (!fs.existsSync(indexHtml)) {
         return reply.code(503).type('text/plain; charset=utf-8').send('The client is not built: run `npm run build` (npm start does it).');
       }
       // Client routes: the app's router shows the screen, or its own not-found page.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.code(404).send(errorBody(`Ruta no encontrada: ${request.method} ${url}`));
+    // An API path, or a file that is not there (an asset of an older build): never the HTML,
+    // which a browser or a service worker would take for the script or style it asked for.
+    if (isServerPath(url) || !isFilePath(url)) return reply.code(404).send(errorBody(`Ruta no encontrada: ${request.method} ${url}`));
+    return reply.code(404).header('cache-control', 'no-cache').send(errorBody('Archivo no encontrado'));
   });
 
   const pruneTimer = setInterval(() => {
