@@ -2,7 +2,8 @@
 // and the built client. main.ts boots it; tests build it on an ephemeral port.
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { createAuthService } from './auth/service.js';
@@ -29,6 +30,25 @@ import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';
 import { registerPositionsSocket } from './ws/positions.js';
 import { createSocketRegistry } from './ws/registry.js';
+
+const warnedSockets = new WeakSet<WebSocket>();
+
+/**
+ * Errors of an open socket. Those of the protocol (ws's WS_ERR_*: a message over maxPayload,
+ * which ws closes with 1009, a bad frame) and of the network are the client's doing: one
+ * warning per socket. Anything else was thrown by a handler: a fault, logged as an error.
+ */
+function socketErrorHandler(error: Error, socket: WebSocket, request: FastifyRequest): void {
+  const code = (error as Error & { code?: unknown }).code;
+  const fromClient = typeof code === 'string' && (code.startsWith('WS_ERR_') || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code));
+  if (!fromClient) {
+    request.log.error({ err: error }, `socket ${request.url} failed`);
+  } else if (!warnedSockets.has(socket)) {
+    warnedSockets.add(socket);
+    request.log.warn({ code, reason: error.message }, `socket ${request.url} closed: ${error.message}`);
+  }
+  socket.terminate();
+}
 
 export interface AppOptions {
   /** Clock in epoch ms; tests move it to expire sessions and login windows. */
@@ -130,6 +150,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A hard cap: messages over the 64 KB limit but under this get an error message
     // (ws/endpoint.ts); larger ones close the socket (1009).
     options: { maxPayload: 1024 * 1024, perMessageDeflate: false },
+    errorHandler: socketErrorHandler,
   });
   startHeartbeat(app);
   registerMarketSocket(app, ctx);

@@ -3,7 +3,7 @@
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { normalizeOrigin, socketOrigins } from './origins.js';
+import { normalizeOrigin, socketOrigins } from '../origins.js';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 /** Powerful features the app never uses, off for it and anything it might embed. */

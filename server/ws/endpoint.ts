@@ -10,7 +10,7 @@ import { AuthMessage, PingMessage, SOCKET_LIMITS, SocketCloseCode, type ControlE
 import { AUTH_MESSAGES } from '../auth/messages.js';
 import type { AppContext } from '../context.js';
 import { DomainError, ForbiddenError, INTERNAL_ERROR_MESSAGE } from '../errors.js';
-import { normalizeOrigin, socketOrigins } from '../http/origins.js';
+import { normalizeOrigin, socketOrigins } from '../origins.js';
 
 export interface SocketSession {
   socket: WebSocket;
@@ -167,7 +167,7 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       if (tokenHash) ctx.sockets.remove(tokenHash, socket);
       if (session) handler.onClose?.(session);
     });
-    socket.on('error', (error) => request.log.warn({ err: error }, `socket ${path} error`));
+    // Its errors are logged by the websocket plugin's errorHandler (app.ts), once per socket.
   });
 }
 

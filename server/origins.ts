@@ -3,7 +3,7 @@
 // to. Never derived from the Host header, which any caller writes.
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
-import type { Config } from '../config.js';
+import type { Config } from './config.js';
 
 /** `origin` in the form browsers send it: lower-case scheme and host, no trailing slash. */
 export function normalizeOrigin(origin: string): string {
