@@ -130,6 +130,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // One line per request only when debugging; errors are logged either way.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
+  // Bodies are JSON only: a text/plain body (which a page of another site can send without a
+  // preflight) is refused with 415 rather than parsed as a string.
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
   installErrorHandler(app);

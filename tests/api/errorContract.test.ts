@@ -71,6 +71,19 @@ describe('the error contract on framework and Node errors', () => {
   });
 
   it.each([
+    ['text/plain', '{"username":"demo","password":"demo1234"}', 415],
+    ['application/x-www-form-urlencoded', 'username=demo&password=demo1234', 415],
+    ['multipart/form-data; boundary=x', '--x\r\n\r\n--x--', 415],
+    ['application/json', '{"username":"demo",', 400],
+    ['application/json', '{"__proto__":{"admin":true},"username":"demo","password":"x"}', 400],
+    ['application/json', '{"constructor":{"prototype":{"admin":true}},"username":"demo","password":"x"}', 400],
+  ])('answers a %s body %j with %i in the contract', async (contentType, raw, status) => {
+    const response = await request(server.baseUrl, 'POST', '/api/login', { raw, headers: { 'content-type': contentType } });
+    const message = expectErrorResponse(response, status);
+    expect(message).not.toMatch(ENGLISH);
+  });
+
+  it.each([
     ['a request line that is not HTTP', 'GARBAGE\r\n\r\n'],
     ['a request line with a bad version', 'GET /api/health HTTP/9\r\n\r\n'],
     ['a header without a colon', 'GET /api/health HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n'],
