@@ -29,6 +29,8 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // Maps are written for debugging on the build machine, without the sourceMappingURL comment;
+    // the server never serves *.map (they hold the whole source).
+    sourcemap: 'hidden',
   },
 });

@@ -2,8 +2,13 @@
 // proxies /api and /ws to it. Open http://localhost:5173/.
 import { spawn } from 'node:child_process';
 
+// The pages come from Vite's origin, so the server's sockets must accept it (they compare
+// Origin with the server's public origins, never with the Host header the proxy forwards).
+const devOrigins = ['http://localhost:5173', 'http://127.0.0.1:5173'];
+const serverEnv = { ...process.env, ALLOWED_ORIGINS: [process.env.ALLOWED_ORIGINS, ...devOrigins].filter(Boolean).join(',') };
+
 const children = [
-  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'server/main.ts'], { stdio: 'inherit', env: process.env }),
+  spawn('npx', ['tsx', 'watch', '--clear-screen=false', 'server/main.ts'], { stdio: 'inherit', env: serverEnv }),
   spawn('npx', ['vite'], { stdio: 'inherit', env: process.env }),
 ];
 

@@ -2,7 +2,8 @@
 // and the built client. main.ts boots it; tests build it on an ephemeral port.
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import { createAuthService } from './auth/service.js';
@@ -23,11 +24,31 @@ import { createBrokerService } from './broker/service.js';
 import { createMemoryBrokerStore } from './broker/store.js';
 import { createRedisBrokerStore } from './broker/redisStore.js';
 import type { AppContext } from './context.js';
-import { errorBody, installErrorHandler } from './http/errors.js';
+import { clientErrorHandler, errorBody, frameworkErrorHandler, installErrorHandler } from './http/errors.js';
+import { registerSecurityHeaders } from './http/security.js';
 import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';
 import { registerPositionsSocket } from './ws/positions.js';
 import { createSocketRegistry } from './ws/registry.js';
+
+const warnedSockets = new WeakSet<WebSocket>();
+
+/**
+ * Errors of an open socket. Those of the protocol (ws's WS_ERR_*: a message over maxPayload,
+ * which ws closes with 1009, a bad frame) and of the network are the client's doing: one
+ * warning per socket. Anything else was thrown by a handler: a fault, logged as an error.
+ */
+function socketErrorHandler(error: Error, socket: WebSocket, request: FastifyRequest): void {
+  const code = (error as Error & { code?: unknown }).code;
+  const fromClient = typeof code === 'string' && (code.startsWith('WS_ERR_') || ['ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code));
+  if (!fromClient) {
+    request.log.error({ err: error }, `socket ${request.url} failed`);
+  } else if (!warnedSockets.has(socket)) {
+    warnedSockets.add(socket);
+    request.log.warn({ code, reason: error.message }, `socket ${request.url} closed: ${error.message}`);
+  }
+  socket.terminate();
+}
 
 export interface AppOptions {
   /** Clock in epoch ms; tests move it to expire sessions and login windows. */
@@ -44,6 +65,46 @@ export interface BuiltApp {
 }
 
 const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Longest path parameter (Fastify's default is 100): emoji image names of long sequences and
+ * ids stay well under it; longer ones answer 414 in the error contract.
+ */
+const MAX_PARAM_LENGTH = 1000;
+
+/** Paths of files (a name with an extension, or under /assets/): never answered with the HTML shell. */
+export function isFilePath(url: string): boolean {
+  const pathname = (url.split('?')[0] ?? '/').toLowerCase();
+  return /^\/+assets(?:\/|$)/.test(pathname) || /\.[a-z0-9]{1,8}$/.test(pathname);
+}
+
+/**
+ * The file of the built client at `url` (relative to `staticDir`), when it exists now: never
+ * outside the folder, never a dotfile or a source map.
+ */
+function builtFile(staticDir: string, url: string): string | null {
+  let pathname: string;
+  try {
+    pathname = decodeURIComponent(url.split('?')[0] ?? '/');
+  } catch {
+    return null;
+  }
+  if (pathname.includes('\0')) return null;
+  const file = path.resolve(staticDir, `.${pathname}`);
+  if (!file.startsWith(staticDir + path.sep)) return null;
+  const relative = path.relative(staticDir, file);
+  if (relative.split(path.sep).some((part) => part.startsWith('.')) || file.toLowerCase().endsWith('.map')) return null;
+  try {
+    return fs.statSync(file).isFile() ? relative : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Paths that are the server's, never the client's: they answer JSON, in any letter case. */
+export function isServerPath(url: string): boolean {
+  const pathname = (url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/').toLowerCase();
+  return /^\/(?:api|ws|emoji)(?:\/|$)/.test(pathname);
+}
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<BuiltApp> {
@@ -63,12 +124,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger: { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: config.trustProxy,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // One line per request only when debugging; errors are logged either way.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
+  // Bodies are JSON only: a text/plain body (which a page of another site can send without a
+  // preflight) is refused with 415 rather than parsed as a string.
+  app.removeContentTypeParser('text/plain');
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
   installErrorHandler(app);
+  await registerSecurityHeaders(app, config);
 
   // One name for this process in feed locks, broker records and admin answers.
   const processId = newProcessId();
@@ -85,6 +153,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // A hard cap: messages over the 64 KB limit but under this get an error message
     // (ws/endpoint.ts); larger ones close the socket (1009).
     options: { maxPayload: 1024 * 1024, perMessageDeflate: false },
+    errorHandler: socketErrorHandler,
   });
   startHeartbeat(app);
   registerMarketSocket(app, ctx);
@@ -114,14 +183,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   if (hasClient) {
     await app.register(fastifyStatic, {
       root: config.staticDir,
-      // Routes for the files the build made (found at start); any other path falls through
-      // to the not-found handler, which serves index.html for client routes.
+      // Routes for the files the build made (found at start); any other path, or a file gone
+      // since (a rebuild of dist/), falls through to the not-found handler below, which looks
+      // the path up on disk: the files of a new build are served without a restart.
+      // (wildcard: true would also catch /api paths whose parameter is over maxParamLength.)
       wildcard: false,
       index: 'index.html',
       cacheControl: false,
+      // Source maps hold the whole source: they stay on the build machine (built 'hidden').
+      allowedPath: (pathName) => !pathName.toLowerCase().endsWith('.map'),
       setHeaders(res, filePath) {
         // Hashed build assets never change; everything else is revalidated.
-        const immutable = filePath.includes(`${path.sep}assets${path.sep}`);
+        const immutable = filePath.startsWith(path.join(config.staticDir, 'assets') + path.sep);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
@@ -129,15 +202,22 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    const isApi = url === '/api' || url.startsWith('/api/') || url.startsWith('/ws/') || url.startsWith('/emoji/');
-    if (!isApi && (request.method === 'GET' || request.method === 'HEAD')) {
-      if (!hasClient) {
+    const isRead = request.method === 'GET' || request.method === 'HEAD';
+    if (hasClient && isRead && !isServerPath(url)) {
+      const file = builtFile(config.staticDir, url);
+      if (file) return reply.sendFile(file);
+    }
+    if (!isServerPath(url) && !isFilePath(url) && isRead) {
+      if (!fs.existsSync(indexHtml)) {
         return reply.code(503).type('text/plain; charset=utf-8').send('The client is not built: run `npm run build` (npm start does it).');
       }
       // Client routes: the app's router shows the screen, or its own not-found page.
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply.code(404).send(errorBody(`Ruta no encontrada: ${request.method} ${url}`));
+    // An API path, or a file that is not there (an asset of an older build): never the HTML,
+    // which a browser or a service worker would take for the script or style it asked for.
+    if (isServerPath(url) || !isFilePath(url)) return reply.code(404).send(errorBody(`Ruta no encontrada: ${request.method} ${url}`));
+    return reply.code(404).header('cache-control', 'no-cache').send(errorBody('Archivo no encontrado'));
   });
 
   const pruneTimer = setInterval(() => {

@@ -28,8 +28,20 @@ export interface Config {
   loginMaxFailures: number;
   /** …within this window. */
   loginWindowMs: number;
-  /** Origins allowed to open websockets besides the server's own. */
+  /**
+   * Origins the app is served from (https://visores.example); the sockets accept these and
+   * allowedOrigins, and the CSP lets pages connect to them. Empty: http:// on the listen
+   * address and localhost at the server's port (see http/origins.ts).
+   */
+  publicOrigins: string[];
+  /** Origins allowed to open websockets besides the public ones. */
   allowedOrigins: string[];
+  /**
+   * Origins of the client's build-time settings (VITE_API_BASE, VITE_POSITIONS_BASE,
+   * VITE_MARKET_WS_URL, VITE_POSITIONS_WS_URL) when they are absolute URLs in the server's
+   * environment (npm start builds and serves in one): the CSP lets pages connect to them.
+   */
+  clientOrigins: string[];
   /** Time a new socket has to send its auth message. */
   socketAuthTimeoutMs: number;
   /**
@@ -103,6 +115,44 @@ function primarySettings(env: Env): Config['primary'] {
   return { url, username, password };
 }
 
+/** A comma-separated list of origins (scheme://host[:port], nothing after). */
+function origins(env: Env, name: string): string[] {
+  return (text(env, name) ?? '')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean)
+    .map((origin) => {
+      let parsed: URL | null = null;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = null;
+      }
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin.toLowerCase()) {
+        throw new Error(`Setting ${name} must list origins such as https://visores.example, got "${origin}"`);
+      }
+      return parsed.origin;
+    });
+}
+
+const CLIENT_URL_SETTINGS = ['VITE_API_BASE', 'VITE_POSITIONS_BASE', 'VITE_MARKET_WS_URL', 'VITE_POSITIONS_WS_URL'];
+
+/** Origins of the client's absolute server URLs (relative ones are the page's own origin). */
+function clientOrigins(env: Env): string[] {
+  const found = new Set<string>();
+  for (const name of CLIENT_URL_SETTINGS) {
+    const raw = text(env, name);
+    if (raw == null || !/^(?:https?|wss?):\/\//i.test(raw)) continue;
+    try {
+      const url = new URL(raw);
+      found.add(`${url.protocol}//${url.host}`.toLowerCase());
+    } catch {
+      throw new Error(`Setting ${name} must be a path or an absolute URL, got "${raw}"`);
+    }
+  }
+  return [...found];
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
@@ -120,10 +170,12 @@ export function loadConfig(env: Env = process.env): Config {
     sessionAbsoluteMs: int(env, 'SESSION_ABSOLUTE_HOURS', 7 * 24, 1) * HOUR,
     loginMaxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1),
     loginWindowMs: int(env, 'LOGIN_WINDOW_MINUTES', 15, 1) * MINUTE,
+    publicOrigins: origins(env, 'PUBLIC_ORIGINS'),
     allowedOrigins: (text(env, 'ALLOWED_ORIGINS') ?? '')
       .split(',')
       .map((origin) => origin.trim().replace(/\/+$/, ''))
       .filter(Boolean),
+    clientOrigins: clientOrigins(env),
     socketAuthTimeoutMs: int(env, 'SOCKET_AUTH_TIMEOUT_SECONDS', 10, 1) * 1000,
     passwordCost: DEFAULT_COST,
     seedDemoUsers: bool(env, 'SEED_DEMO_USERS', true),

@@ -2,7 +2,9 @@
 // (server/errors.ts) carry the message the UI shows; this is the one place that turns each
 // kind into a status code. Anything else thrown is a fault: logged with detail and answered
 // 500 with a generic message. No stack traces leave.
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from '../../src/protocol/zod.js';
 import type { ErrorResponse } from '../../src/protocol/auth.js';
 import { DomainError, INTERNAL_ERROR_MESSAGE, InvalidError, RateLimitedError, describeZodError, type DomainErrorKind } from '../errors.js';
@@ -39,6 +41,68 @@ const FASTIFY_MESSAGES: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'El largo declarado del cuerpo no coincide con el recibido'],
 };
 
+/**
+ * What a 4xx that is not the app's own error says: the framework's and Node's texts are
+ * English and name internals ("aborted", "FST_ERR_…"), so they never reach the client.
+ */
+const GENERIC_MESSAGES: Record<number, string> = {
+  400: 'La solicitud está mal formada',
+  404: 'Ruta no encontrada',
+  405: 'Método no permitido',
+  408: 'La solicitud tardó demasiado en llegar',
+  413: 'El cuerpo de la solicitud supera el máximo de 1 MB',
+  414: 'La dirección de la solicitud es demasiado larga',
+  415: 'Tipo de contenido no admitido: envíe application/json',
+  431: 'Los encabezados de la solicitud son demasiado grandes',
+};
+
+function genericMessage(status: number): string {
+  return GENERIC_MESSAGES[status] ?? 'La solicitud no es válida';
+}
+
+/**
+ * Errors the router raises before any route runs (Fastify's `frameworkErrors`): a path that
+ * is not valid percent-encoding, or a parameter over `maxParamLength`.
+ */
+export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : (error.statusCode ?? 400);
+  const message =
+    error.code === 'FST_ERR_BAD_URL'
+      ? 'La dirección de la solicitud tiene una codificación inválida'
+      : genericMessage(status >= 400 && status < 500 ? status : 400);
+  // These answers skip the routes' hooks: the headers every error carries are set here.
+  void reply
+    .code(status < 400 || status >= 500 ? 400 : status)
+    .header('cache-control', 'no-store')
+    .header('x-content-type-options', 'nosniff')
+    .send(errorBody(message));
+}
+
+/**
+ * Node's HTTP parser refused the request before Fastify saw it (a malformed request line or
+ * header, headers over the size limit, a timeout): the answer is written on the socket.
+ * Replaces Fastify's default, whose body is `{error, message, statusCode}` in English.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message = status === 400 ? 'La solicitud HTTP está mal formada' : genericMessage(status);
+  this.log.debug({ err: error }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify(errorBody(message));
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Cache-Control: no-store\r\n' +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  }
+  socket.destroy(error);
+}
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     if (error instanceof DomainError) {
@@ -49,7 +113,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (known) return reply.code(known[0]).send(errorBody(known[1]));
     if (error instanceof SyntaxError) return reply.code(400).send(errorBody('El cuerpo de la solicitud no es JSON válido'));
     const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) return reply.code(status).send(errorBody(error.message));
+    // A 4xx of the framework or of Node (an aborted body, a bad header): its own text is English.
+    if (status >= 400 && status < 500) return reply.code(status).send(errorBody(genericMessage(status)));
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(errorBody(INTERNAL_ERROR_MESSAGE));
   });

@@ -11,6 +11,7 @@ import { isSafeText } from '../../src/protocol/zod.js';
 import { AUTH_MESSAGES } from '../auth/messages.js';
 import type { AppContext } from '../context.js';
 import { DomainError, ForbiddenError, INTERNAL_ERROR_MESSAGE } from '../errors.js';
+import { normalizeOrigin, socketOrigins } from '../origins.js';
 
 export interface SocketSession {
   socket: WebSocket;
@@ -29,13 +30,12 @@ export interface SocketHandler {
   onClose?(session: SocketSession): void;
 }
 
-export function isAllowedOrigin(origin: string | undefined, request: FastifyRequest, allowed: string[]): boolean {
+/** Whether a page of `origin` may open the socket; `allowed` is socketOrigins() (normalised). */
+export function isAllowedOrigin(origin: string | undefined, allowed: readonly string[]): boolean {
   // Browsers always send Origin on websockets; other clients (tools, servers) may not, and
   // could forge it anyway. The check protects signed-in browsers from other sites.
   if (origin == null) return true;
-  const normalized = origin.replace(/\/+$/, '').toLowerCase();
-  const own = `${request.protocol}://${request.host}`.toLowerCase();
-  return normalized === own || allowed.some((a) => a.toLowerCase() === normalized);
+  return allowed.includes(normalizeOrigin(origin));
 }
 
 /** Why a socket that does not read was closed (a close reason is at most 123 bytes). */
@@ -55,7 +55,8 @@ function rawText(raw: RawData): string {
 export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, path: string, handler: SocketHandler): void {
   // Refused before the upgrade, as an HTTP answer (403) by the app's error handler.
   const checkOrigin = async (request: FastifyRequest) => {
-    if (!isAllowedOrigin(request.headers.origin, request, ctx.config.allowedOrigins)) {
+    // Compared with the configured origins, never with the Host header (the caller writes it).
+    if (!isAllowedOrigin(request.headers.origin, socketOrigins(ctx.config, app.server.address()))) {
       throw new ForbiddenError(`Origen no permitido: ${request.headers.origin}`);
     }
   };
@@ -168,7 +169,7 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       if (tokenHash) ctx.sockets.remove(tokenHash, socket);
       if (session) handler.onClose?.(session);
     });
-    socket.on('error', (error) => request.log.warn({ err: error }, `socket ${path} error`));
+    // Its errors are logged by the websocket plugin's errorHandler (app.ts), once per socket.
   });
 }
 

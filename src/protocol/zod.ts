@@ -40,6 +40,10 @@ export function trimmedText(params?: Parameters<typeof z.string>[0]) {
 
 z.config({
   ...z.locales.es(),
+  // No compiled fast path: zod probes for it with `new Function`, which the app's CSP
+  // (script-src 'self', no 'unsafe-eval') refuses and reports as a violation. Our objects are
+  // small; the interpreted parse is enough on the server too.
+  jitless: true,
   customError(issue) {
     const field = fieldName(issue.path);
     if (issue.code === 'unrecognized_keys') {

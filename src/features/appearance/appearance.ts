@@ -1,6 +1,6 @@
 // Appearance choices of the backend layout (spec section 2, Layout). The four the spec
 // names (darkMode, colorTheme, sidebarStyle, headerStyle) are kept in local storage, read at
-// start and saved on each change; the inline script in index.html applies the same keys
+// start and saved on each change; public/theme.js (loaded by index.html) applies the same keys
 // to <html> before the first paint. The other layout options last for the session.
 import { atom, useAtom, useAtomValue } from 'jotai';
 import { dataStore } from '../../data/store';
@@ -12,7 +12,7 @@ export type ColorTheme = (typeof COLOR_THEMES)[number];
 export const BAR_STYLES = ['light', 'dark'] as const;
 export type BarStyle = (typeof BAR_STYLES)[number];
 
-/** Local-storage keys, as the spec names the choices. index.html reads the same keys. */
+/** Local-storage keys, as the spec names the choices. public/theme.js reads the same keys. */
 export const STORAGE_KEYS = {
   darkMode: 'darkMode',
   colorTheme: 'colorTheme',

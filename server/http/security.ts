@@ -1,0 +1,76 @@
+// Security headers on every answer (helmet): a strict CSP, nosniff, no referrer, no framing,
+// COOP/CORP, a Permissions-Policy; no-store on /api; HSTS only over HTTPS.
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { normalizeOrigin, socketOrigins } from '../origins.js';
+
+const HSTS = 'max-age=31536000; includeSubDomains';
+/** Powerful features the app never uses, off for it and anything it might embed. */
+const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), midi=(), magnetometer=(), gyroscope=(), accelerometer=()';
+
+/** An origin and its other-protocol twin: the API's https:// and its sockets' wss://. */
+function withSocketTwin(origin: string): string[] {
+  const twin = origin.replace(/^http(s?):/, 'ws$1:');
+  const back = origin.replace(/^ws(s?):/, 'http$1:');
+  return [...new Set([origin, twin, back])];
+}
+
+/** connect-src: the page's own origin, the public and allowed origins, the client's configured servers. */
+export function connectSources(config: Config, address: ReturnType<FastifyInstance['server']['address']>): string[] {
+  const origins = [...socketOrigins(config, address), ...config.clientOrigins.map(normalizeOrigin)];
+  // CSP has no syntax for IPv6 literals ([::1]); 'self' covers a page served from one.
+  return ["'self'", ...new Set(origins.filter((origin) => !origin.includes('[')).flatMap(withSocketTwin))];
+}
+
+/** Whether `url` (the request's path) is under /api, in any letter case. */
+function isApiPath(url: string): boolean {
+  return /^\/+api(?:[/?]|$)/i.test(url);
+}
+
+export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        // No inline scripts: the pre-paint theme script is public/theme.js.
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        // Inline styles are needed, and not only as attributes (React's style props): sonner,
+        // react-colorful and emoji-picker-react insert <style> elements at run time (the
+        // picker's CSS is generated from objects, so it has no fixed hash).
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        // Computed per answer: the default public origins follow the port the server got.
+        connectSrc: [() => connectSources(config, app.server.address()).join(' ')],
+        workerSrc: ["'self'"],
+        manifestSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        // No upgrade-insecure-requests: a server reached over plain http (a LAN address)
+        // must load its own assets over http.
+      },
+    },
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'no-referrer' },
+    frameguard: { action: 'deny' },
+    // Sent below, only when the request came over HTTPS.
+    strictTransportSecurity: false,
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('permissions-policy', PERMISSIONS_POLICY);
+    // request.protocol is the forwarded one only with TRUST_PROXY; a plain-http answer with
+    // HSTS would be ignored by browsers anyway, and a forged header must not set it.
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    // Private data (tokens, profiles, trees) is never kept by a browser or proxy cache.
+    if (isApiPath(request.url)) reply.header('cache-control', 'no-store');
+  });
+}

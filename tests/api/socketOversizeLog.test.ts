@@ -1,0 +1,58 @@
+// A socket message over the hard cap (1 MB) closes the socket with 1009. That is the client's
+// doing, not a server fault: the server logs it once, at warn level, never at error level.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAuthenticatedSocket, openSocket, signIn, waitForClose } from './helpers.js';
+import { startServerProcess, type ServerProcess } from './serverProcess.js';
+
+interface LogLine {
+  level: number;
+  msg?: string;
+}
+
+const WARN = 40;
+const ERROR = 50;
+
+describe('an oversized socket message', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-wslog-'));
+  let server: ServerProcess;
+  let output = '';
+  beforeAll(async () => {
+    server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: path.join(dataDir, 'no-client'), SIM_TICKS_PER_SECOND: '0' });
+    server.child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    server.child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  });
+  afterAll(async () => {
+    server?.child.kill('SIGTERM');
+    await new Promise((resolve) => server?.child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const logLines = (): LogLine[] =>
+    output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as LogLine);
+
+  it.each([['/ws/market'], ['/ws/positions']])('on %s closes with 1009 and logs one warning, no error', async (socketPath) => {
+    const { token } = await signIn(server.baseUrl);
+    const before = logLines().length;
+    const authenticated = await openAuthenticatedSocket(server.wsUrl(socketPath), token);
+    authenticated.send('x'.repeat(1.5 * 1024 * 1024));
+    expect((await waitForClose(authenticated)).code).toBe(1009);
+    // And before authentication.
+    const anonymous = await openSocket(server.wsUrl(socketPath));
+    anonymous.send('x'.repeat(1.5 * 1024 * 1024));
+    expect((await waitForClose(anonymous)).code).toBe(1009);
+    // Let the server write what it logs.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const lines = logLines().slice(before);
+    expect(
+      lines.filter((line) => line.level >= ERROR),
+      output,
+    ).toEqual([]);
+    expect(lines.filter((line) => line.level === WARN).length, output).toBe(2);
+  });
+});
