@@ -316,8 +316,10 @@ describe('fuzzing every route and both sockets on sqlite', () => {
 
   async function runHttpCase(route: Route, input: HttpCase): Promise<void> {
     const request = rawRequest(route, input);
-    const exchange = await rawHttp(port, request, REQUEST_TIMEOUT_MS);
-    const signature = checkExchange(exchange);
+    // A body shorter than its Content-Length is an upload the client gives up on: it half-closes, and may get no answer.
+    const halfClose = input.headers.framing === 'short';
+    const exchange = await rawHttp(port, request, REQUEST_TIMEOUT_MS, { halfClose });
+    const signature = halfClose && exchange.answers.length === 0 && exchange.problem == null ? null : checkExchange(exchange);
     if (!signature) return;
     const report = `${signature}\nrequest:\n${describeRequest(request, input)}\nanswer:\n${describeExchange(exchange)}`;
     if (COLLECT) {

@@ -452,8 +452,21 @@ export interface RawExchange {
   problem: string | null;
 }
 
-/** Sends one request on a new connection (`connection: close`) and reads every answer until the server closes it. */
-export function rawHttp(port: number, request: RawRequest, timeoutMs: number, writeBody = true): Promise<RawExchange> {
+export interface RawOptions {
+  /**
+   * Half-closes the connection once the request is written, as a client that gives up on an
+   * upload does. Node's server then drops the requests it has not answered yet, so only with
+   * this can "no answer" be right.
+   */
+  halfClose?: boolean;
+}
+
+/**
+ * Sends one request on a new connection and reads every answer until the server closes it
+ * (the request says `connection: close`), or until the first whole answer when it asks to keep
+ * the connection (an upgrade).
+ */
+export function rawHttp(port: number, request: RawRequest, timeoutMs: number, options: RawOptions = {}): Promise<RawExchange> {
   return new Promise((resolve) => {
     const head = `${request.method} ${request.target} HTTP/1.1\r\n${request.headers.map(([name, value]) => `${name}: ${value}\r\n`).join('')}\r\n`;
     const chunks: Buffer[] = [];
@@ -472,10 +485,12 @@ export function rawHttp(port: number, request: RawRequest, timeoutMs: number, wr
       problem = `no end of the answer within ${timeoutMs} ms (${Buffer.concat(chunks).length} bytes read)`;
       finish();
     }, timeoutMs);
+    const closes = request.headers.some(([name, value]) => name.toLowerCase() === 'connection' && value.toLowerCase() === 'close');
     socket.on('data', (chunk: Buffer) => {
       chunks.push(chunk);
-      // A switched protocol never ends by itself: one answer is all there is to read.
-      if (Buffer.concat(chunks).toString('latin1').startsWith('HTTP/1.1 101')) finish();
+      // A switched protocol or a kept connection never ends by itself: one answer is all there is to read.
+      const { answers } = parseAnswers(Buffer.concat(chunks));
+      if (answers[0] && (answers[0].status === 101 || (!closes && answers[0].complete))) finish();
     });
     socket.on('end', finish);
     socket.on('close', finish);
@@ -486,9 +501,8 @@ export function rawHttp(port: number, request: RawRequest, timeoutMs: number, wr
       finish();
     });
     socket.write(Buffer.from(head, 'utf8'));
-    if (request.body && writeBody) socket.write(request.body);
-    // Half-close: a body shorter than its Content-Length ends here, and the server can still answer.
-    socket.end();
+    if (request.body) socket.write(request.body);
+    if (options.halfClose) socket.end();
   });
 }
 
