@@ -24,6 +24,7 @@ import { createMemoryBrokerStore } from './broker/store.js';
 import { createRedisBrokerStore } from './broker/redisStore.js';
 import type { AppContext } from './context.js';
 import { errorBody, installErrorHandler } from './http/errors.js';
+import { drainUnparsedBody } from './http/requestBody.js';
 import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';
 import { registerPositionsSocket } from './ws/positions.js';
@@ -69,6 +70,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
   installErrorHandler(app);
+  app.addHook('onRequest', drainUnparsedBody(BODY_LIMIT_BYTES));
 
   // One name for this process in feed locks, broker records and admin answers.
   const processId = newProcessId();
