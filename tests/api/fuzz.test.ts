@@ -33,7 +33,9 @@ import { ROUTES, routeKey, type Route, type RouteParam } from '../../src/protoco
 import { AuthMessage, ControlEvent, SOCKET_LIMITS, SocketErrorEvent } from '../../src/protocol/socket.js';
 import { startServer, type TestServer } from './harness.js';
 import { ADMIN, checkToken, createUser, expectSuccess, session, type Session } from './helpers.js';
+import { FolderTree } from '../../src/protocol/workspace.js';
 import {
+  deepTreeJson,
   bodyCase,
   headerCase,
   jsonGarbage,
@@ -195,6 +197,8 @@ describe('fuzzing every route and both sockets on sqlite', () => {
   }
 
   interface HttpCase {
+    /** The path in capitals (`/API/PROFILE`): not a route, so a JSON 404. */
+    shout: boolean;
     params: Record<string, string>;
     query: string;
     body: BodyCase;
@@ -205,9 +209,10 @@ describe('fuzzing every route and both sockets on sqlite', () => {
     const params: Record<string, fc.Arbitrary<string>> = {};
     for (const [name, kind] of Object.entries(route.params ?? {})) params[name] = pathSegment(validParams(kind));
     return fc.record({
+      shout: fc.oneof({ weight: 30, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
       params: fc.record(params),
       query: queryString(route.query),
-      body: bodyCase(route.body),
+      body: bodyCase(route.body, route.body === FolderTree ? fc.integer({ min: 17, max: 3000 }).map(deepTreeJson) : undefined),
       headers: headerCase(route.socket === true),
     });
   }
@@ -220,7 +225,8 @@ describe('fuzzing every route and both sockets on sqlite', () => {
   }
 
   function rawRequest(route: Route, input: HttpCase): RawRequest {
-    const path = route.path.replace(/:(\w+)/g, (_match, name: string) => input.params[name] ?? name);
+    const filled = route.path.replace(/:(\w+)/g, (_match, name: string) => input.params[name] ?? name);
+    const path = input.shout ? filled.toUpperCase() : filled;
     const target = input.query ? `${path}?${input.query}` : path;
     const { headers: h, body } = input;
     const headers: HeaderList = [];
@@ -323,7 +329,7 @@ describe('fuzzing every route and both sockets on sqlite', () => {
     if (!signature) return;
     const report = `${signature}\nrequest:\n${describeRequest(request, input)}\nanswer:\n${describeExchange(exchange)}`;
     if (COLLECT) {
-      const key = `${routeKey(route)} → ${signature.replace(/\d{2,}/g, 'N').slice(0, 60)}`;
+      const key = `${routeKey(route)} → ${signature.replace(/\d{4,}/g, 'N').slice(0, 70)}`;
       if (!collected.has(key)) collected.set(key, { route: routeKey(route), example: report });
       return;
     }
