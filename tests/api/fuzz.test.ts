@@ -59,7 +59,8 @@ const REPLAY = process.env.FUZZ_REPLAY?.trim() || null;
 const COLLECT = process.env.FUZZ_COLLECT?.trim() || null;
 const TOTAL_MS = Number(process.env.FUZZ_SECONDS ?? 60) * 1000;
 
-const HTTP_ROUTES = ROUTES.filter((route) => !route.socket);
+/** Every route, the sockets' too: their upgrade is an HTTP request (plain GETs and broken upgrades among the cases). */
+const HTTP_ROUTES = ROUTES;
 const SOCKET_ROUTES = ROUTES.filter((route) => route.socket);
 /** Three quarters of the budget for the HTTP routes, the rest for the sockets (less the servers' start). */
 const HTTP_BUDGET_MS = Math.max(200, (TOTAL_MS * 0.7) / HTTP_ROUTES.length);
@@ -231,9 +232,10 @@ describe('fuzzing every route and both sockets on sqlite', () => {
     const { headers: h, body } = input;
     const headers: HeaderList = [];
     const host = `127.0.0.1:${port}`;
-    if (h.host === 'ok' || h.host === 'twice') headers.push(['host', host]);
+    const ownHost = h.extra.some(([name]) => name === 'host');
+    if (!ownHost && (h.host === 'ok' || h.host === 'twice')) headers.push(['host', host]);
     if (h.host === 'twice') headers.push(['host', 'evil.example']);
-    if (h.host === 'evil') headers.push(['host', 'evil.example']);
+    if (!ownHost && h.host === 'evil') headers.push(['host', 'evil.example']);
     if (!h.extra.some(([name]) => name === 'connection')) headers.push(['connection', 'close']);
     const token = tokenFor(h);
     if (token) {
@@ -295,10 +297,16 @@ describe('fuzzing every route and both sockets on sqlite', () => {
     return [...answers, ...(exchange.problem ? [`  problem: ${exchange.problem}`] : [])].join('\n') || '  (no answer)';
   }
 
+  /** Origins the upgrade headers send that are never the server's own, whatever Host says. */
+  const FOREIGN_ORIGINS = new Set(['http://evil.example', 'null', 'file://']);
+
   /** The signature of what went wrong, to tell distinct failures apart (FUZZ_COLLECT). */
-  function checkExchange(exchange: RawExchange): string | null {
+  function checkExchange(exchange: RawExchange, request: RawRequest): string | null {
     if (exchange.answers.length === 0) return `no answer (${exchange.problem ?? 'the connection closed'})`;
+    const origin = request.headers.find(([name]) => name === 'origin')?.[1];
     for (const answer of exchange.answers) {
+      // Another site's page (or a sandboxed one, or a file) may not open a socket with the user's browser.
+      if (answer.status === 101 && origin != null && FOREIGN_ORIGINS.has(origin)) return `101: socket opened for Origin ${origin}`;
       const type = answer.headers['content-type']?.join(', ') ?? '';
       const text = answer.body.toString('utf8');
       if (!answer.complete) return `${answer.status} cut off`;
@@ -325,7 +333,7 @@ describe('fuzzing every route and both sockets on sqlite', () => {
     // A body shorter than its Content-Length is an upload the client gives up on: it half-closes, and may get no answer.
     const halfClose = input.headers.framing === 'short';
     const exchange = await rawHttp(port, request, REQUEST_TIMEOUT_MS, { halfClose });
-    const signature = halfClose && exchange.answers.length === 0 && exchange.problem == null ? null : checkExchange(exchange);
+    const signature = halfClose && exchange.answers.length === 0 && exchange.problem == null ? null : checkExchange(exchange, request);
     if (!signature) return;
     const report = `${signature}\nrequest:\n${describeRequest(request, input)}\nanswer:\n${describeExchange(exchange)}`;
     if (COLLECT) {

@@ -403,15 +403,29 @@ export function headerCase(socketRoute: boolean): fc.Arbitrary<HeaderCase> {
       fc.constantFrom('13', '8', 'x', ''),
       fc.constantFrom('dGhlIHNhbXBsZSBub25jZQ==', 'short', ''),
       fc.constantFrom('http://evil.example', 'null', 'http://127.0.0.1', 'file://', 'http://[::1]'),
+      fc.boolean(),
     )
-    .map(([version, key, origin]): HeaderList => [
+    .map(([version, key, origin, spoofHost]): HeaderList => [
       ['upgrade', 'websocket'],
       ['connection', 'Upgrade'],
       ['sec-websocket-version', version],
       ['sec-websocket-key', key],
       ['origin', origin],
+      // The Host of the Origin's site, as a DNS-rebinding page sends: the Origin must still be refused.
+      ...(spoofHost ? [['host', new URL(origin.startsWith('http') ? origin : 'http://evil.example').host] as [string, string]] : []),
     ]);
-  return fc.record({
+  // Most cases are a well-formed request of a signed-in user or admin, so the body and the
+  // parameters reach the handlers; the rest break the headers and the framing too.
+  const clean: fc.Arbitrary<HeaderCase> = fc.record({
+    auth: fc.constantFrom('user' as const, 'admin' as const),
+    authForm: fc.constant('bearer' as const),
+    contentType: fc.constant('application/json'),
+    duplicateContentType: fc.constant(false),
+    extra: socketRoute ? fc.oneof(fc.constant<HeaderList>([]), upgradeHeaders) : fc.constant<HeaderList>([]),
+    framing: fc.constant('length' as const),
+    host: fc.constant('ok' as const),
+  });
+  const wild: fc.Arbitrary<HeaderCase> = fc.record({
     auth: fc.constantFrom('user', 'admin', 'none', 'garbage'),
     authForm: fc.oneof(
       { weight: 8, arbitrary: fc.constant('bearer' as const) },
@@ -430,6 +444,7 @@ export function headerCase(socketRoute: boolean): fc.Arbitrary<HeaderCase> {
     ),
     host: fc.oneof({ weight: 12, arbitrary: fc.constant('ok' as const) }, { weight: 1, arbitrary: fc.constantFrom('missing', 'twice', 'evil') }),
   });
+  return fc.oneof({ weight: 3, arbitrary: clean }, { weight: 2, arbitrary: wild });
 }
 
 // ---------------------------------------------------------------- raw HTTP/1.1
