@@ -53,6 +53,7 @@ import {
 const SQLITE = { name: 'sqlite' } as const;
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Math.floor(Math.random() * 2 ** 31);
+if (!Number.isSafeInteger(SEED)) throw new Error(`FUZZ_SEED must be an integer, not ${process.env.FUZZ_SEED}`);
 const ONLY_ROUTE = process.env.FUZZ_ROUTE?.trim() || null;
 /** `<phase>:<fast-check path>` of one case to run again. */
 const REPLAY = process.env.FUZZ_REPLAY?.trim() || null;
@@ -62,7 +63,7 @@ const TOTAL_MS = Number(process.env.FUZZ_SECONDS ?? 60) * 1000;
 /** Every route, the sockets' too: their upgrade is an HTTP request (plain GETs and broken upgrades among the cases). */
 const HTTP_ROUTES = ROUTES;
 const SOCKET_ROUTES = ROUTES.filter((route) => route.socket);
-/** Three quarters of the budget for the HTTP routes, the rest for the sockets (less the servers' start). */
+/** 70% of the budget for the HTTP cases of every route, 20% for the sockets' frames, the rest for the server's start and checks. */
 const HTTP_BUDGET_MS = Math.max(200, (TOTAL_MS * 0.7) / HTTP_ROUTES.length);
 const SOCKET_BUDGET_MS = Math.max(500, (TOTAL_MS * 0.2) / SOCKET_ROUTES.length);
 const MIN_HTTP_RUNS = 12;
