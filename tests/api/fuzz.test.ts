@@ -387,15 +387,20 @@ describe('fuzzing every route and both sockets on sqlite', () => {
     if (!REPLAY) console.log(`fuzz ${key}: ${runs} cases in ${Date.now() - started} ms`);
   }
 
-  const selected = (route: Route) => ONLY_ROUTE == null || routeKey(route) === ONLY_ROUTE;
+  /** FUZZ_ROUTE names one run: `METHOD path` for a route's HTTP cases, `frames <path>` for a socket's frames. */
+  const selected = (key: string) => ONLY_ROUTE == null || key === ONLY_ROUTE;
 
   describe('HTTP routes', () => {
     for (const route of HTTP_ROUTES) {
-      it.runIf(selected(route))(`${routeKey(route)}: no 5xx, every 4xx {status:'error', message}, the server alive`, { timeout: 120_000 }, async () => {
-        await refreshFixtures();
-        await fuzz(routeKey(route), httpCase(route), (input) => runHttpCase(route, input), MIN_HTTP_RUNS, HTTP_BUDGET_MS);
-        await expectHealthy(routeKey(route));
-      });
+      it.runIf(selected(routeKey(route)))(
+        `${routeKey(route)}: no 5xx, every 4xx {status:'error', message}, the server alive`,
+        { timeout: 120_000 },
+        async () => {
+          await refreshFixtures();
+          await fuzz(routeKey(route), httpCase(route), (input) => runHttpCase(route, input), MIN_HTTP_RUNS, HTTP_BUDGET_MS);
+          await expectHealthy(routeKey(route));
+        },
+      );
     }
   });
 
@@ -622,18 +627,22 @@ describe('fuzzing every route and both sockets on sqlite', () => {
 
   describe('sockets', () => {
     for (const route of SOCKET_ROUTES) {
-      it.runIf(selected(route))(`${route.path}: frames before and after auth end as documented, the server alive`, { timeout: 120_000 }, async () => {
-        await refreshFixtures();
-        const frames = fc.array(frameArbitrary(route.path), { minLength: 1, maxLength: 7 });
-        // Half the cases authenticate first, so the frames after auth get their share.
-        const sequences = fc
-          .tuple(fc.boolean(), frames)
-          .map(([authFirst, rest]) => (authFirst ? [text({ action: 'auth', token: fx.user.token }), ...rest] : rest));
-        await fuzz(`GET ${route.path}`, sequences, (sequence) => runSocketCase(route.path, sequence), MIN_SOCKET_RUNS, SOCKET_BUDGET_MS);
-        await expectHealthy(route.path);
-        // A new socket still authenticates and answers.
-        await runSocketCase(route.path, [text({ action: 'auth', token: fx.user.token }), text({ action: 'ping' })]);
-      });
+      it.runIf(selected(`frames ${route.path}`))(
+        `frames ${route.path}: before and after auth end as documented, the server alive`,
+        { timeout: 120_000 },
+        async () => {
+          await refreshFixtures();
+          const frames = fc.array(frameArbitrary(route.path), { minLength: 1, maxLength: 7 });
+          // Half the cases authenticate first, so the frames after auth get their share.
+          const sequences = fc
+            .tuple(fc.boolean(), frames)
+            .map(([authFirst, rest]) => (authFirst ? [text({ action: 'auth', token: fx.user.token }), ...rest] : rest));
+          await fuzz(`frames ${route.path}`, sequences, (sequence) => runSocketCase(route.path, sequence), MIN_SOCKET_RUNS, SOCKET_BUDGET_MS);
+          await expectHealthy(route.path);
+          // A new socket still authenticates and answers.
+          await runSocketCase(route.path, [text({ action: 'auth', token: fx.user.token }), text({ action: 'ping' })]);
+        },
+      );
     }
   });
 });
