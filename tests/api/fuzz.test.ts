@@ -228,7 +228,8 @@ describe('fuzzing every route and both sockets on sqlite', () => {
 
   function rawRequest(route: Route, input: HttpCase): RawRequest {
     const filled = route.path.replace(/:(\w+)/g, (_match, name: string) => input.params[name] ?? name);
-    const path = input.shout ? filled.toUpperCase() : filled;
+    // Only /api paths: `/API/…` must be a JSON 404; other unknown paths are the client's (index.html, or 503 here where none is built).
+    const path = input.shout && filled.startsWith('/api/') ? filled.toUpperCase() : filled;
     const target = input.query ? `${path}?${input.query}` : path;
     const { headers: h, body } = input;
     const headers: HeaderList = [];
@@ -298,6 +299,21 @@ describe('fuzzing every route and both sockets on sqlite', () => {
     return [...answers, ...(exchange.problem ? [`  problem: ${exchange.problem}`] : [])].join('\n') || '  (no answer)';
   }
 
+  const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+  /** `a NUL` or `a lone surrogate` when some string or key of the JSON `text` holds one. */
+  function badText(text: string): string | null {
+    let found: string | null = null;
+    JSON.parse(text, (key: string, value: unknown) => {
+      for (const item of typeof value === 'string' ? [key, value] : [key]) {
+        if (item.includes('\u0000')) found ??= 'a NUL';
+        else if (LONE_SURROGATE.test(item)) found ??= 'a lone surrogate';
+      }
+      return value;
+    });
+    return found;
+  }
+
   /** Origins the upgrade headers send that are never the server's own, whatever Host says. */
   const FOREIGN_ORIGINS = new Set(['http://evil.example', 'null', 'file://']);
 
@@ -323,6 +339,11 @@ describe('fuzzing every route and both sockets on sqlite', () => {
         const shaped = ErrorResponse.safeParse(parsed);
         if (!shaped.success) return `${answer.status} not {status:'error', message}: ${excerpt(text, 80)}`;
         if (shaped.data.message.trim() === '') return `${answer.status} empty message`;
+      }
+      if (answer.status < 300 && /^application\/json/.test(type)) {
+        // Text fields refuse NUL and lone surrogates (issue 17 item 6): no success answer carries one back.
+        const bad = badText(text);
+        if (bad) return `${answer.status} success answer carries ${bad}: ${excerpt(text, 80)}`;
       }
     }
     if (exchange.problem) return `problem: ${exchange.problem}`;

@@ -37,6 +37,12 @@ const MAX_SCHEMA_DEPTH = 4;
 /** Longest array a valid-ish value has (schemas allow up to 5000 nodes). */
 const MAX_VALID_ITEMS = 4;
 
+/** Letters, signs, accents and emoji; now and then a NUL, a lone surrogate or a bidi override, which text fields refuse. */
+const validishChar = fc.oneof(
+  { weight: 30, arbitrary: fc.constantFrom(...'abcXYZ019 _-/:.ñé📈') },
+  { weight: 1, arbitrary: fc.constantFrom('\u0000', '\ud800', '\udfff', '\u202e') },
+);
+
 /** Values that a schema accepts, or nearly (patterns and lengths are followed; refinements are not). */
 export function validish(schema: z.ZodType): fc.Arbitrary<unknown> {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
@@ -60,7 +66,7 @@ function fromJsonSchema(schema: JsonSchema, defs: Record<string, JsonSchema>, de
     case 'string': {
       const maxLength = Math.min(schema.maxLength ?? 40, 40);
       if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern)).filter((text) => text.length <= (schema.maxLength ?? Infinity));
-      return fc.string({ minLength: Math.min(schema.minLength ?? 0, maxLength), maxLength, unit: fc.constantFrom(...'abcXYZ019 _-/:.ñé📈') });
+      return fc.string({ minLength: Math.min(schema.minLength ?? 0, maxLength), maxLength, unit: validishChar });
     }
     case 'integer':
       return fc.integer({ min: schema.minimum ?? -1000, max: schema.maximum ?? 1_000_000 });
