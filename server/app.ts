@@ -24,7 +24,8 @@ import { createBrokerService } from './broker/service.js';
 import { createMemoryBrokerStore } from './broker/store.js';
 import { createRedisBrokerStore } from './broker/redisStore.js';
 import type { AppContext } from './context.js';
-import { clientErrorHandler, errorBody, frameworkErrorHandler, installErrorHandler } from './http/errors.js';
+import { clientErrorHandler, errorBody, frameworkErrorHandler, installErrorHandler, installNodeAnswers } from './http/errors.js';
+import { drainUnparsedBody } from './http/requestBody.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   app.decorateRequest('tokenHash', null);
   installErrorHandler(app);
   await registerSecurityHeaders(app, config);
+  app.addHook('onRequest', drainUnparsedBody(BODY_LIMIT_BYTES));
 
   // One name for this process in feed locks, broker records and admin answers.
   const processId = newProcessId();
@@ -155,6 +157,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     options: { maxPayload: 1024 * 1024, perMessageDeflate: false },
     errorHandler: socketErrorHandler,
   });
+  // After the websocket plugin: its hooks must see a refused upgrade to close its socket.
+  installNodeAnswers(app);
   startHeartbeat(app);
   registerMarketSocket(app, ctx);
   registerPositionsSocket(app, ctx);

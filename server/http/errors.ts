@@ -2,7 +2,7 @@
 // (server/errors.ts) carry the message the UI shows; this is the one place that turns each
 // kind into a status code. Anything else thrown is a fault: logged with detail and answered
 // 500 with a generic message. No stack traces leave.
-import { STATUS_CODES } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from '../../src/protocol/zod.js';
@@ -101,6 +101,30 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
     );
   }
   socket.destroy(error);
+}
+
+/**
+ * Answers Node would write itself with an empty body, in the contract instead: an HTTP/1.1
+ * request without a Host header (400) and an `Expect` other than `100-continue` (417).
+ */
+export function installNodeAnswers(app: FastifyInstance): void {
+  // Node answers a Host-less HTTP/1.1 request itself (400, no body) unless this is off; the hook says why.
+  (app.server as typeof app.server & { requireHostHeader: boolean }).requireHostHeader = false;
+  app.addHook('onRequest', async (request) => {
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') throw new InvalidError('Falta el encabezado Host');
+  });
+  // With a listener, Node leaves an unknown expectation to it instead of writing an empty 417.
+  app.server.on('checkExpectation', (_request: IncomingMessage, response: ServerResponse) => {
+    const body = JSON.stringify(errorBody('Expectativa no admitida: el único valor de Expect aceptado es 100-continue'));
+    response.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      connection: 'close',
+    });
+    response.end(body);
+  });
 }
 
 export function installErrorHandler(app: FastifyInstance): void {

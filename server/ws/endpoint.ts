@@ -10,7 +10,8 @@ import { AuthMessage, PingMessage, SOCKET_LIMITS, SocketCloseCode, type ControlE
 import { isSafeText } from '../../src/protocol/zod.js';
 import { AUTH_MESSAGES } from '../auth/messages.js';
 import type { AppContext } from '../context.js';
-import { DomainError, ForbiddenError, INTERNAL_ERROR_MESSAGE } from '../errors.js';
+import { DomainError, ForbiddenError, INTERNAL_ERROR_MESSAGE, InvalidError } from '../errors.js';
+import type { ErrorResponse } from '../../src/protocol/auth.js';
 import { normalizeOrigin, socketOrigins } from '../origins.js';
 
 export interface SocketSession {
@@ -28,6 +29,21 @@ export interface SocketHandler {
   /** The socket has just authenticated (before any other message of it is handled). */
   onAuthenticated?(session: SocketSession): void;
   onClose?(session: SocketSession): void;
+}
+
+const NOT_AN_UPGRADE = 'Esta ruta es un websocket: ábrala con Upgrade: websocket';
+const BAD_HANDSHAKE = 'El pedido de websocket es inválido: Upgrade: websocket, Sec-WebSocket-Key y Sec-WebSocket-Version (13) son obligatorios';
+
+/** The handshake headers the ws library checks (RFC 6455 §4.2.1): Upgrade: websocket, a 16-byte key in base64, version 8 or 13. */
+function isValidHandshake(request: FastifyRequest): boolean {
+  const key = request.headers['sec-websocket-key'];
+  const version = request.headers['sec-websocket-version'];
+  return (
+    request.headers.upgrade?.toLowerCase() === 'websocket' &&
+    typeof key === 'string' &&
+    /^[+/0-9A-Za-z]{22}==$/.test(key.trim()) &&
+    (version === '8' || version === '13')
+  );
 }
 
 /** Whether a page of `origin` may open the socket; `allowed` is socketOrigins() (normalised). */
@@ -54,122 +70,134 @@ function rawText(raw: RawData): string {
 
 export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, path: string, handler: SocketHandler): void {
   // Refused before the upgrade, as an HTTP answer (403) by the app's error handler.
-  const checkOrigin = async (request: FastifyRequest) => {
+  const checkUpgrade = async (request: FastifyRequest) => {
     // Compared with the configured origins, never with the Host header (the caller writes it).
     if (!isAllowedOrigin(request.headers.origin, socketOrigins(ctx.config, app.server.address()))) {
       throw new ForbiddenError(`Origen no permitido: ${request.headers.origin}`);
     }
+    // What the ws library would refuse with an HTML page, refused here in the error contract.
+    if (request.ws && !isValidHandshake(request)) throw new InvalidError(BAD_HANDSHAKE);
   };
 
-  app.get(path, { websocket: true, preValidation: checkOrigin }, (socket, request) => {
-    let session: SocketSession | null = null;
-    let tokenHash: string | null = null;
-    let closed = false;
-    const send = (message: unknown) => {
-      if (socket.readyState !== socket.OPEN) return;
-      if (socket.bufferedAmount > SOCKET_LIMITS.maxUnsentBytes) {
-        request.log.warn({ unsent: socket.bufferedAmount }, `socket ${path} closed: the client does not read`);
-        socket.close(1008, closeReason(UNREAD_REASON));
-        return;
-      }
-      socket.send(JSON.stringify(message));
-    };
-    const sendEvent = (event: ControlEvent) => send(event);
-    /** Sends the error (with what it names) and closes the socket with `code`. */
-    const refuse = (message: string, code: number, names: Omit<SocketErrorEvent, 'event' | 'message'> = {}) => {
-      sendEvent({ event: 'error', message, ...names });
-      socket.close(code, closeReason(message));
-    };
+  app.route({
+    method: 'GET',
+    url: path,
+    preValidation: checkUpgrade,
+    // A plain GET (no Upgrade: websocket) of a socket's path.
+    handler: async (_request, reply) => {
+      const body: ErrorResponse = { status: 'error', message: NOT_AN_UPGRADE };
+      return reply.code(426).header('upgrade', 'websocket').send(body);
+    },
+    wsHandler: (socket, request) => {
+      let session: SocketSession | null = null;
+      let tokenHash: string | null = null;
+      let closed = false;
+      const send = (message: unknown) => {
+        if (socket.readyState !== socket.OPEN) return;
+        if (socket.bufferedAmount > SOCKET_LIMITS.maxUnsentBytes) {
+          request.log.warn({ unsent: socket.bufferedAmount }, `socket ${path} closed: the client does not read`);
+          socket.close(1008, closeReason(UNREAD_REASON));
+          return;
+        }
+        socket.send(JSON.stringify(message));
+      };
+      const sendEvent = (event: ControlEvent) => send(event);
+      /** Sends the error (with what it names) and closes the socket with `code`. */
+      const refuse = (message: string, code: number, names: Omit<SocketErrorEvent, 'event' | 'message'> = {}) => {
+        sendEvent({ event: 'error', message, ...names });
+        socket.close(code, closeReason(message));
+      };
 
-    const authTimer = setTimeout(() => refuse('No se recibió la autenticación a tiempo', SocketCloseCode.authTimeout), ctx.config.socketAuthTimeoutMs);
+      const authTimer = setTimeout(() => refuse('No se recibió la autenticación a tiempo', SocketCloseCode.authTimeout), ctx.config.socketAuthTimeoutMs);
 
-    const handle = async (raw: RawData) => {
-      if (closed) return;
-      let message: unknown;
-      try {
-        message = JSON.parse(rawText(raw));
-      } catch {
-        if (!session) return refuse('Mensaje inválido: se esperaba JSON', SocketCloseCode.unauthorized);
-        return sendEvent({ event: 'error', message: 'Mensaje inválido: se esperaba JSON' });
-      }
-      if (typeof message !== 'object' || message == null || Array.isArray(message)) {
-        if (!session) return refuse('Mensaje inválido: se esperaba un objeto JSON', SocketCloseCode.unauthorized);
-        return sendEvent({ event: 'error', message: 'Mensaje inválido: se esperaba un objeto JSON' });
-      }
-      const body = message as Record<string, unknown>;
-      // Echoed only when it is text the protocol accepts (safeText).
-      const requestId = typeof body.requestId === 'string' && isSafeText(body.requestId) ? body.requestId : undefined;
-
-      if (!session) {
-        const auth = AuthMessage.safeParse(body);
-        if (!auth.success) return refuse("Primero envíe {action:'auth', token}", SocketCloseCode.unauthorized);
-        const user = await ctx.auth.userOfToken(auth.data.token);
+      const handle = async (raw: RawData) => {
         if (closed) return;
-        if (!user) return refuse(AUTH_MESSAGES.badToken, SocketCloseCode.unauthorized);
+        let message: unknown;
+        try {
+          message = JSON.parse(rawText(raw));
+        } catch {
+          if (!session) return refuse('Mensaje inválido: se esperaba JSON', SocketCloseCode.unauthorized);
+          return sendEvent({ event: 'error', message: 'Mensaje inválido: se esperaba JSON' });
+        }
+        if (typeof message !== 'object' || message == null || Array.isArray(message)) {
+          if (!session) return refuse('Mensaje inválido: se esperaba un objeto JSON', SocketCloseCode.unauthorized);
+          return sendEvent({ event: 'error', message: 'Mensaje inválido: se esperaba un objeto JSON' });
+        }
+        const body = message as Record<string, unknown>;
+        // Echoed only when it is text the protocol accepts (safeText).
+        const requestId = typeof body.requestId === 'string' && isSafeText(body.requestId) ? body.requestId : undefined;
+
+        if (!session) {
+          const auth = AuthMessage.safeParse(body);
+          if (!auth.success) return refuse("Primero envíe {action:'auth', token}", SocketCloseCode.unauthorized);
+          const user = await ctx.auth.userOfToken(auth.data.token);
+          if (closed) return;
+          if (!user) return refuse(AUTH_MESSAGES.badToken, SocketCloseCode.unauthorized);
+          clearTimeout(authTimer);
+          tokenHash = hashToken(auth.data.token);
+          session = { socket, user, send, strike };
+          ctx.sockets.add(tokenHash, socket);
+          handler.onAuthenticated?.(session);
+          const { _id, username, role } = toPublicUser(user);
+          return sendEvent({ event: 'authenticated', user: { _id, username, role } });
+        }
+
+        if (body.action === 'auth') return sendEvent({ event: 'error', message: 'El socket ya está autenticado', requestId });
+        const ping = PingMessage.safeParse(body);
+        if (ping.success) return sendEvent({ event: 'pong', time: ctx.now(), requestId });
+        const known = await handler.onMessage(session, body);
+        if (!known) {
+          sendEvent({ event: 'error', message: `Acción desconocida: ${String(body.action ?? '(sin action)')}`, requestId });
+        }
+      };
+
+      // Limits: a message over the size or beyond the rate gets an error; repeated abuse closes.
+      let tokens: number = SOCKET_LIMITS.burst;
+      let refilledAt = ctx.now();
+      const strikes: number[] = [];
+      const overLimit = (raw: RawData): string | null => {
+        const bytes = Array.isArray(raw) ? raw.reduce((n, part) => n + part.length, 0) : (raw as Buffer | ArrayBuffer).byteLength;
+        if (bytes > SOCKET_LIMITS.maxMessageBytes) return `El mensaje supera el máximo de ${SOCKET_LIMITS.maxMessageBytes / 1024} KB`;
+        const at = ctx.now();
+        tokens = Math.min(SOCKET_LIMITS.burst, tokens + ((at - refilledAt) / 1000) * SOCKET_LIMITS.messagesPerSecond);
+        refilledAt = at;
+        if (tokens < 1) return `Demasiados mensajes: el máximo es ${SOCKET_LIMITS.messagesPerSecond} por segundo`;
+        tokens -= 1;
+        return null;
+      };
+      const strike = (error: SocketErrorEvent) => {
+        const at = ctx.now();
+        strikes.push(at);
+        while (strikes.length > 0 && strikes[0]! < at - 60_000) strikes.shift();
+        if (strikes.length >= SOCKET_LIMITS.strikesToClose) {
+          const { event: _error, message, ...names } = error;
+          return refuse(`${message}. Conexión cerrada por abuso`, 1008, names);
+        }
+        sendEvent(error);
+      };
+
+      // Messages are handled one at a time, in order, even while auth waits on the database.
+      let queue: Promise<void> = Promise.resolve();
+      socket.on('message', (raw) => {
+        const limit = overLimit(raw);
+        if (limit) return strike({ event: 'error', message: limit });
+        queue = queue
+          .then(() => handle(raw))
+          .catch((error: unknown) => {
+            // A domain's refusal is told as it is; the socket stays open. Anything else is a fault.
+            if (error instanceof DomainError) return sendEvent({ event: 'error', message: error.message });
+            request.log.error({ err: error }, `socket ${path} message failed`);
+            sendEvent({ event: 'error', message: INTERNAL_ERROR_MESSAGE });
+          });
+      });
+      socket.on('close', () => {
+        closed = true;
         clearTimeout(authTimer);
-        tokenHash = hashToken(auth.data.token);
-        session = { socket, user, send, strike };
-        ctx.sockets.add(tokenHash, socket);
-        handler.onAuthenticated?.(session);
-        const { _id, username, role } = toPublicUser(user);
-        return sendEvent({ event: 'authenticated', user: { _id, username, role } });
-      }
-
-      if (body.action === 'auth') return sendEvent({ event: 'error', message: 'El socket ya está autenticado', requestId });
-      const ping = PingMessage.safeParse(body);
-      if (ping.success) return sendEvent({ event: 'pong', time: ctx.now(), requestId });
-      const known = await handler.onMessage(session, body);
-      if (!known) {
-        sendEvent({ event: 'error', message: `Acción desconocida: ${String(body.action ?? '(sin action)')}`, requestId });
-      }
-    };
-
-    // Limits: a message over the size or beyond the rate gets an error; repeated abuse closes.
-    let tokens: number = SOCKET_LIMITS.burst;
-    let refilledAt = ctx.now();
-    const strikes: number[] = [];
-    const overLimit = (raw: RawData): string | null => {
-      const bytes = Array.isArray(raw) ? raw.reduce((n, part) => n + part.length, 0) : (raw as Buffer | ArrayBuffer).byteLength;
-      if (bytes > SOCKET_LIMITS.maxMessageBytes) return `El mensaje supera el máximo de ${SOCKET_LIMITS.maxMessageBytes / 1024} KB`;
-      const at = ctx.now();
-      tokens = Math.min(SOCKET_LIMITS.burst, tokens + ((at - refilledAt) / 1000) * SOCKET_LIMITS.messagesPerSecond);
-      refilledAt = at;
-      if (tokens < 1) return `Demasiados mensajes: el máximo es ${SOCKET_LIMITS.messagesPerSecond} por segundo`;
-      tokens -= 1;
-      return null;
-    };
-    const strike = (error: SocketErrorEvent) => {
-      const at = ctx.now();
-      strikes.push(at);
-      while (strikes.length > 0 && strikes[0]! < at - 60_000) strikes.shift();
-      if (strikes.length >= SOCKET_LIMITS.strikesToClose) {
-        const { event: _error, message, ...names } = error;
-        return refuse(`${message}. Conexión cerrada por abuso`, 1008, names);
-      }
-      sendEvent(error);
-    };
-
-    // Messages are handled one at a time, in order, even while auth waits on the database.
-    let queue: Promise<void> = Promise.resolve();
-    socket.on('message', (raw) => {
-      const limit = overLimit(raw);
-      if (limit) return strike({ event: 'error', message: limit });
-      queue = queue
-        .then(() => handle(raw))
-        .catch((error: unknown) => {
-          // A domain's refusal is told as it is; the socket stays open. Anything else is a fault.
-          if (error instanceof DomainError) return sendEvent({ event: 'error', message: error.message });
-          request.log.error({ err: error }, `socket ${path} message failed`);
-          sendEvent({ event: 'error', message: INTERNAL_ERROR_MESSAGE });
-        });
-    });
-    socket.on('close', () => {
-      closed = true;
-      clearTimeout(authTimer);
-      if (tokenHash) ctx.sockets.remove(tokenHash, socket);
-      if (session) handler.onClose?.(session);
-    });
-    // Its errors are logged by the websocket plugin's errorHandler (app.ts), once per socket.
+        if (tokenHash) ctx.sockets.remove(tokenHash, socket);
+        if (session) handler.onClose?.(session);
+      });
+      // Its errors are logged by the websocket plugin's errorHandler (app.ts), once per socket.
+    },
   });
 }
 

@@ -110,4 +110,42 @@ describe('the error contract on framework and Node errors', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/html/);
   });
+
+  // Found by the fuzz test: answers Node (Host, Expect) and the ws library (handshake) wrote with
+  // an empty or HTML body, and the socket paths' answer to a plain GET.
+  const openConnections = () => new Promise<number>((resolve) => server.app.app.server.getConnections((_error, count) => resolve(count)));
+
+  it('answers an HTTP/1.1 request without Host with 400 in the contract', async () => {
+    const message = expectRawError(await rawRequest(server.baseUrl, 'GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n'), 400);
+    expect(message).toBe('Falta el encabezado Host');
+  });
+
+  it('answers an Expect other than 100-continue with 417 in the contract', async () => {
+    const bytes = 'GET /api/profile HTTP/1.1\r\nHost: x\r\nExpect: nonsense\r\nConnection: close\r\n\r\n';
+    expect(expectRawError(await rawRequest(server.baseUrl, bytes), 417)).toContain('100-continue');
+  });
+
+  it('answers a plain GET of a socket path with 426, and a broken websocket handshake with 400, in the contract', async () => {
+    for (const socketPath of ['/ws/market', '/ws/positions']) {
+      const plain = await request(server.baseUrl, 'GET', socketPath, { token });
+      expect(expectErrorResponse(plain, 426)).toContain('websocket');
+      const key = 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==';
+      for (const handshake of [
+        'Upgrade: websocket\r\nSec-WebSocket-Key: nope\r\nSec-WebSocket-Version: 13',
+        `Upgrade: websocket\r\n${key}\r\nSec-WebSocket-Version: 99`,
+        'Upgrade: websocket\r\nSec-WebSocket-Version: 13',
+        `Upgrade: foo\r\n${key}\r\nSec-WebSocket-Version: 13`,
+      ]) {
+        const bytes = `GET ${socketPath} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\n${handshake}\r\n\r\n`;
+        expect(expectRawError(await rawRequest(server.baseUrl, bytes), 400)).toContain('Sec-WebSocket');
+      }
+      // An upgrade refused by a hook that runs before the websocket plugin's own (here: no Host)
+      // still has its connection closed, or the server could never close.
+      const noHost = `GET ${socketPath} HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`;
+      const before = await openConnections();
+      const answer = await rawRequest(server.baseUrl, noHost);
+      expect(expectRawError(answer, 400)).toBe('Falta el encabezado Host');
+      await expect.poll(openConnections).toBeLessThanOrEqual(before);
+    }
+  });
 });

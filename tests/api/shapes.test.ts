@@ -3,7 +3,8 @@
 // answer against that (strict) schema: a field missing, of another type, or one nobody wrote
 // down (a leak) fails here. It checks that every 4xx/5xx body is {status:'error', message},
 // and the control events and data frames of both sockets. The last test compares the routes
-// the server has with the table below, so a new route cannot go without a schema.
+// the server has with the route table (src/protocol/routes.ts), so a new route cannot go
+// without its entry (and a schema where its answer is JSON).
 //
 // SQLite only: the shapes do not depend on the database, and the other API tests check the
 // PostgreSQL answers through the same helpers (tests/api/workspace.ts, helpers.ts).
@@ -55,6 +56,7 @@ import {
   VisorListResponse,
   VisorResponse,
 } from '../../src/protocol/workspace.js';
+import { ROUTES, routeKey } from '../../src/protocol/routes.js';
 import type { z } from '../../src/protocol/zod.js';
 import { startServer, type TestServer } from './harness.js';
 import {
@@ -81,67 +83,10 @@ import { SECTIONS, folder, leaf } from './workspace.js';
 const SQLITE = { name: 'sqlite' } as const;
 
 /**
- * The schema of each route's success answer, by `METHOD path` as the server registers it.
- * null: a route whose success answer is not JSON, or whose schema lives elsewhere.
+ * The schemas of each route's success answer, by `METHOD path`, from the one route table (its
+ * answer, or the narrower answer each caller gets); empty: not JSON.
  */
-const ROUTES: Record<string, z.ZodType | readonly z.ZodType[] | null> = {
-  'POST /api/login': LoginResponse,
-  'POST /api/checkToken': CheckTokenResponse,
-  'POST /api/logout': LogoutResponse,
-
-  // 304 without a body when If-None-Match names the current version.
-  'GET /api/visores/:id/folders': FolderTreeResponse,
-  'PUT /api/visores/:id/folders': SaveTreeResponse,
-  'GET /api/visores/:id': VisorListResponse,
-  // The whole visor for its owner, the public fields only for anyone else (ReadVisorResponse is either).
-  'GET /api/visores/:id/get': [VisorResponse, PublicVisorResponse],
-  'POST /api/visores/:id/new': NewVisorResponse,
-  'PUT /api/visores/:id': UpdateVisorResponse,
-  'PUT /api/visores/:id/update_secciones': VisorResponse,
-  'PUT /api/visores/:id/check_option': VisorResponse,
-  'DELETE /api/visores/:id': DeleteVisorResponse,
-  'PUT /api/visores/:id/:id2/fav': ToggleFavResponse,
-  'GET /api/visores/:id/:id2/fav': FavResponse,
-  'GET /api/visores/:id/getFavs': FavsResponse,
-  'POST /api/visores/:id/:id2/clonar': NewVisorResponse,
-  'POST /api/visores/:id/:id2/verify_owner_visor': OwnerResponse,
-
-  'GET /api/profile': ProfileResponse,
-  'PUT /api/profile': ProfileResponse,
-  'PUT /api/profile/password': ChangePasswordResponse,
-
-  'GET /api/admin/users': AdminUsersResponse,
-  'POST /api/admin/users': AdminUserResponse,
-  'PUT /api/admin/users/:id': AdminUserResponse,
-  'DELETE /api/admin/users/:id': DeleteUserResponse,
-  'GET /api/admin/logs': AdminLogsResponse,
-
-  'POST /api/visores/search': SearchResponse,
-  'POST /api/search_symbols_formula': FormulaSymbolsResponse,
-  'POST /api/get_expiration_contract': ExpirationResponse,
-  'POST /api/get_intradia': IntradayResponse,
-  'POST /api/visores/search/symbol/history': HistoryResponse,
-  'GET /api/visores/primary/instruments': InstrumentsResponse,
-  'GET /api/admin/feeds': FeedsResponse,
-  'POST /api/admin/feeds/:name/start': FeedResponse,
-  'POST /api/admin/feeds/:name/stop': FeedResponse,
-  'PUT /api/admin/feeds/:name': FeedResponse,
-  'GET /api/admin/market/sockets': MarketSocketsResponse,
-
-  'POST /api/primary/sessions/connect': ConnectResponse,
-  'POST /api/accounts/:account/watch': WatchResponse,
-  'POST /api/accounts/:account/watch-fills': WatchResponse,
-  // 202 WarmingUpResponse until the first valuation; 304 without a body when If-None-Match names the etag.
-  'GET /api/accounts/:account/positions': PositionsResponse,
-  'GET /api/accounts/:account/fills': FillsResponse,
-  'GET /api/admin/positions': AdminPositionsResponse,
-
-  // Not JSON: 204 without a body; a PNG; websocket upgrades (their messages are checked below).
-  'GET /api/health': null,
-  'GET /emoji/apple/64/:file': null,
-  'GET /ws/market': null,
-  'GET /ws/positions': null,
-};
+const RESPONSES = new Map<string, readonly z.ZodType[]>(ROUTES.map((route) => [routeKey(route), route.answers ?? (route.response ? [route.response] : [])]));
 
 /** `METHOD path` of every route the server registered (HEAD, which Fastify adds to each GET, left out). */
 function registeredRoutes(printed: string): string[] {
@@ -184,8 +129,7 @@ describe('response shapes on sqlite', () => {
 
   /** Checks `response` against the schema of `route` and notes the route as checked; returns the body typed. */
   function answer<S extends z.ZodType>(route: string, schema: S, response: ApiResponse, status = 200): z.output<S> {
-    const listed = ROUTES[route];
-    expect(Array.isArray(listed) ? listed : [listed], `${route} is in the table with this schema`).toContain(schema);
+    expect(RESPONSES.get(route), `${route} is in the table with this schema`).toContain(schema);
     const body = expectBody(response, schema, status);
     checked.add(route);
     return body;
@@ -461,10 +405,11 @@ describe('response shapes on sqlite', () => {
   it('every route of the server has its schema in the table, and each JSON one was checked above', () => {
     const routes = registeredRoutes(server.app.app.printRoutes({ commonPrefix: false }));
     expect(routes).toContain('GET /api/visores/:id/getFavs');
-    expect(routes).toEqual(Object.keys(ROUTES).sort());
-    const unchecked = Object.entries(ROUTES)
-      .filter(([route, schema]) => schema != null && !checked.has(route))
-      .map(([route]) => route);
+    const table = ROUTES.map(routeKey);
+    expect(new Set(table).size, 'the route table names no route twice').toBe(table.length);
+    expect(new Set(routes).size, 'the server registers no route twice').toBe(routes.length);
+    expect(routes).toEqual([...table].sort());
+    const unchecked = [...RESPONSES].filter(([route, schemas]) => schemas.length > 0 && !checked.has(route)).map(([route]) => route);
     expect(unchecked).toEqual([]);
   });
 });

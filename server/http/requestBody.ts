@@ -1,0 +1,27 @@
+// A GET or HEAD may carry a body (RFC 9110 gives it no meaning), and Fastify does not read
+// one: it answers with the bytes still unread. Node's server reads them after the answer on a
+// kept-alive connection, but on one it closes (`Connection: close`, HTTP/1.0) it closes with
+// them unread, and the kernel then resets the connection instead of ending it, dropping what
+// of the answer it had not sent yet: an answer over the socket buffers (~128 KB, the
+// instrument list) arrived cut off (issue 17, found by tests/api/fuzz.test.ts). This hook
+// reads and discards such a body before the request goes on, up to the body limit (413 past
+// it), so every answer leaves whole.
+import { errorCodes, type FastifyRequest } from 'fastify';
+
+/** Methods whose body Fastify does not parse (so nothing else reads it). */
+const UNPARSED = new Set(['GET', 'HEAD']);
+
+/** An onRequest hook: reads and discards the body of a GET or HEAD, refusing one over `limitBytes`. */
+export function drainUnparsedBody(limitBytes: number) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const raw = request.raw;
+    if (!UNPARSED.has(request.method) || raw.complete) return;
+    const { 'content-length': length, 'transfer-encoding': encoding } = request.headers;
+    if ((length == null || length === '0') && encoding == null) return;
+    let read = 0;
+    for await (const chunk of raw) {
+      read += (chunk as Buffer).length;
+      if (read > limitBytes) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+    }
+  };
+}
