@@ -75,10 +75,12 @@ export function instrumentPage(): void {
 
   const observer = new MutationObserver((records) => {
     for (const record of records) {
-      // The changed node is the volume's text node, or (React replacing the text) its cell.
-      const cell = (record.type === 'characterData' ? record.target.parentNode : record.target) as HTMLElement | null;
-      if (!cell || cell.dataset?.field !== 'volume') continue;
-      const symbol = (cell.parentNode as HTMLElement).dataset.symbol;
+      // The changed node is the volume's text node, or (React replacing the text) its cell or
+      // an element inside it.
+      const changed = record.type === 'characterData' ? record.target.parentElement : (record.target as Element);
+      const cell = changed?.closest<HTMLElement>('[data-field]');
+      if (!cell || cell.dataset.field !== 'volume') continue;
+      const symbol = cell.closest<HTMLElement>('[data-symbol]')?.dataset.symbol;
       const sequence = Number((cell.textContent ?? '').replace(/\D/g, ''));
       if (!symbol || !sequence) continue;
       applied += 1;
@@ -102,8 +104,8 @@ export function instrumentPage(): void {
       running = true;
       startedAt = performance.now();
       lastFrame = 0;
-      const table = document.querySelector('[role="table"]');
-      if (table) observer.observe(table, { subtree: true, characterData: true, childList: true });
+      // Every table (a visor may have several sections): only volume cells of symbol rows count.
+      for (const table of document.querySelectorAll('[role="table"]')) observer.observe(table, { subtree: true, characterData: true, childList: true });
       for (const row of document.querySelectorAll('[role="row"][data-symbol]')) viewport.observe(row);
       longTaskObserver.observe({ type: 'longtask' });
     },
