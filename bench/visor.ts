@@ -209,7 +209,7 @@ async function waitForBoard(page: Page, design: string, address: string, expectA
   try {
     await page.waitForSelector('[role="row"][data-symbol]', { timeout: BOARD_TIMEOUT_MS });
   } catch {
-    const text = (await page.textContent('body').catch(() => '')) ?? '';
+    const text = (await page.evaluate(() => (document.querySelector('main') ?? document.body).textContent).catch(() => '')) ?? '';
     throw new Error(
       `bench:visor: ${address} shows no quote board rows ([role="row"][data-symbol]) after ${BOARD_TIMEOUT_MS / 1000} s (${design}). ` +
         `Is the visor screen built (issue 18, /visor/:id with a Cotizaciones section whose rows keep the /test board's hooks: ` +
