@@ -136,7 +136,12 @@ async function startRealServer(): Promise<RealServer> {
     };
     const { token, user } = await call<{ token: string; user: { _id: string } }>('POST', '/login', { username: 'bench', password });
     const symbols = boardSymbols(built.ctx.market.catalogue, SYMBOL_COUNT);
-    const created = await call<{ data: { id_visor: string } }>('POST', `/visores/${user._id}/new`, { title: 'Banco de pruebas', emoji: '⏱️', folder_id: null }, token);
+    const created = await call<{ data: { id_visor: string } }>(
+      'POST',
+      `/visores/${user._id}/new`,
+      { title: 'Banco de pruebas', emoji: '⏱️', folder_id: null },
+      token,
+    );
     const visorId = created.data.id_visor;
     const secciones: Section[] = [
       {
@@ -226,7 +231,9 @@ async function waitForBoard(page: Page, design: string, address: string, expectA
       { timeout: 60_000 },
     );
   } catch {
-    const states = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('[role="row"][data-symbol]')].map((row) => row.dataset.stale ?? 'none'));
+    const states = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('[role="row"][data-symbol]')].map((row) => row.dataset.stale ?? 'none'),
+    );
     throw new Error(
       `bench:visor: the board on ${address} did not go live within 60 s (${design}): ${states.length} rows, data-stale ${JSON.stringify([...new Set(states)])}` +
         (expectAll ? ` (expected all ${SYMBOL_COUNT} rows)` : ''),
@@ -272,7 +279,11 @@ async function runDesign(browser: Browser, feed: FeedServer, server: RealServer,
   const context = await benchContext(browser, server.token, server.user);
   const list = encodeURIComponent(symbols.join(','));
   const address =
-    design === 'visor' ? `${feed.url}/visor/${server.visorId}` : design === 'test' ? `${feed.url}/test?simbolos=${list}` : `${feed.url}/naive.html?simbolos=${list}`;
+    design === 'visor'
+      ? `${feed.url}/visor/${server.visorId}`
+      : design === 'test'
+        ? `${feed.url}/test?simbolos=${list}`
+        : `${feed.url}/naive.html?simbolos=${list}`;
   try {
     const pages = await openTabs(browser, context, address, tabCount);
     pages.forEach((page, i) => page.on('pageerror', (error) => console.error(`[${design} tab ${i + 1}] ${error.message}`)));
@@ -397,7 +408,11 @@ async function main() {
       `bench:visor — ${PAGE === 'visor' ? `a visor (${feed.url}/visor/${server.visorId}): a board of ${SYMBOL_COUNT} symbols${formulas}` : `/test with ${SYMBOL_COUNT} symbols`}; ` +
         `${RATE.toLocaleString('en')} updates/s (every symbol every ${fmt((1000 * SYMBOL_COUNT) / RATE, 0)} ms) for ${SECONDS} s, ${PER_MESSAGE} symbols per message`,
     );
-    console.log(`machine: ${cpus().length} cores, load average before ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+    console.log(
+      `machine: ${cpus().length} cores, load average before ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}`,
+    );
     const design: Design = PAGE;
     report(feed, await runDesign(browser, feed, server, design, 1, RATE));
     report(feed, await runDesign(browser, feed, server, design, 3, RATE));
@@ -405,10 +420,16 @@ async function main() {
       const ours = report(feed, await runDesign(browser, feed, server, design, 3, RATIO_RATE));
       if (!values['skip-naive']) {
         const naive = report(feed, await runDesign(browser, feed, server, 'naive', 3, RATIO_RATE));
-        console.log(`\nmain-thread time at ${RATIO_RATE.toLocaleString('en')} updates/s, 3 tabs, naive / ours: ${fmt(naive / ours, 1)}× (${fmt(naive, 2)} s / ${fmt(ours, 2)} s)`);
+        console.log(
+          `\nmain-thread time at ${RATIO_RATE.toLocaleString('en')} updates/s, 3 tabs, naive / ours: ${fmt(naive / ours, 1)}× (${fmt(naive, 2)} s / ${fmt(ours, 2)} s)`,
+        );
       }
     }
-    console.log(`load average after: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+    console.log(
+      `load average after: ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}`,
+    );
   } finally {
     await browser?.close();
     await feed?.close();
