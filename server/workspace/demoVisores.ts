@@ -71,7 +71,7 @@ export function demoVisores(catalogue: Catalogue, today: Date): DemoVisor[] {
   return [
     {
       folder: { name: 'Dólar', emoji: '💵' },
-      title: 'Dólar: futuros, A3500, MEP y CCL',
+      title: 'Dólar: futuros y MEP',
       emoji: '💵',
       color: '#16a34a',
       fav: true,
@@ -93,7 +93,7 @@ export function demoVisores(catalogue: Catalogue, today: Date): DemoVisor[] {
     },
     {
       folder: { name: 'Bonos', emoji: '📜' },
-      title: 'Bonos soberanos AL30 y GD30',
+      title: 'Bonos AL30 y GD30',
       emoji: '📜',
       color: '#2563eb',
       fav: false,
@@ -123,7 +123,7 @@ export function demoVisores(catalogue: Catalogue, today: Date): DemoVisor[] {
     },
     {
       folder: { name: 'Acciones líderes', emoji: '📈' },
-      title: 'Panel líder del Merval',
+      title: 'Panel líder Merval',
       emoji: '📈',
       color: '#ea580c',
       fav: false,
