@@ -73,8 +73,15 @@ export function instrumentPage(): void {
   };
   requestFrame(frame);
 
+  const rowSelector = '[role="row"][data-symbol]';
   const observer = new MutationObserver((records) => {
     for (const record of records) {
+      // Rows that mount during the run (a virtual list's) are watched for the viewport too.
+      for (const added of record.addedNodes) {
+        if (!(added instanceof Element)) continue;
+        if (added.matches(rowSelector)) viewport.observe(added);
+        for (const row of added.querySelectorAll(rowSelector)) viewport.observe(row);
+      }
       // The changed node is the volume's text node, or (React replacing the text) its cell or
       // an element inside it.
       const changed = record.type === 'characterData' ? record.target.parentElement : (record.target as Element);
@@ -106,7 +113,7 @@ export function instrumentPage(): void {
       lastFrame = 0;
       // Every table (a visor may have several sections): only volume cells of symbol rows count.
       for (const table of document.querySelectorAll('[role="table"]')) observer.observe(table, { subtree: true, characterData: true, childList: true });
-      for (const row of document.querySelectorAll('[role="row"][data-symbol]')) viewport.observe(row);
+      for (const row of document.querySelectorAll(rowSelector)) viewport.observe(row);
       longTaskObserver.observe({ type: 'longtask' });
     },
     stop() {
