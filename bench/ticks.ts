@@ -15,11 +15,12 @@ import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { quoteCells } from '../src/features/quoteBoard/quoteCells.js';
 import { BENCH_TOKEN, BENCH_USER, startFeedServer, type FeedServer } from './ticks/feedServer.js';
-import { instrumentPage, type PageSamples } from './ticks/instrument.js';
+import type { PageSamples } from './ticks/instrument.js';
 import { naiveFiles } from './ticks/naiveHtml.js';
+import { benchContext, fmt, launchChromium, metrics, openTabs, percentile, processCpu } from './ticks/tabs.js';
 import { profileSharedWorker, type WorkerProfile } from './ticks/workerCpu.js';
 
 const { values } = parseArgs({
@@ -52,18 +53,6 @@ interface TabResult {
   finalWrong: string[];
 }
 
-const percentile = (values: number[], p: number) => {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-};
-const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
-
-async function metrics(cdp: CDPSession): Promise<Record<string, number>> {
-  const { metrics: list } = (await cdp.send('Performance.getMetrics')) as { metrics: { name: string; value: number }[] };
-  return Object.fromEntries(list.map((metric) => [metric.name, metric.value]));
-}
-
 /** What each row shows, read from the screen: bid, offer, last, volume. */
 async function shownRows(page: Page): Promise<Record<string, string[]>> {
   return page.evaluate(() => {
@@ -81,34 +70,11 @@ async function runDesign(
   design: 'ours' | 'naive',
 ): Promise<{ tabs: TabResult[]; worker: WorkerProfile | null; sockets: number; sent: number; drainSeconds: number; cpuLine: string }> {
   feed.reset(SYMBOLS);
-  const context: BrowserContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  // tsx (esbuild, keepNames) wraps named functions in __name(); the page needs that helper.
-  await context.addInitScript('globalThis.__name = (fn) => fn;');
-  await context.addInitScript(instrumentPage);
-  await context.addInitScript(
-    ([token, user]) => {
-      localStorage.setItem('visores.token', token);
-      localStorage.setItem('visores.user', user);
-    },
-    [BENCH_TOKEN, JSON.stringify(BENCH_USER)] as const,
-  );
+  const context: BrowserContext = await benchContext(browser, BENCH_TOKEN, BENCH_USER);
   const list = encodeURIComponent(SYMBOLS.join(','));
   const address = design === 'ours' ? `${feed.url}/test?simbolos=${list}` : `${feed.url}/naive.html?simbolos=${list}`;
-  // Headless Chromium makes frames only for the active tab of a window (the others get about
-  // one a second), so each further tab opens in a window of its own (CDP Target.createTarget
-  // with newWindow; window.open would share the opener's renderer process): all on screen.
-  const first = await context.newPage();
-  await first.goto(address);
-  const pages: Page[] = [first];
-  const firstCdp = await context.newCDPSession(first);
-  const { targetInfo } = (await firstCdp.send('Target.getTargetInfo')) as { targetInfo: { browserContextId: string } };
-  const browserCdp = await browser.newBrowserCDPSession();
-  for (let i = 1; i < TABS; i++) {
-    const opened = context.waitForEvent('page');
-    await browserCdp.send('Target.createTarget', { url: address, browserContextId: targetInfo.browserContextId, newWindow: true, width: 1280, height: 900 });
-    pages.push(await opened);
-  }
-  await browserCdp.detach();
+  // Each tab in a window of its own, all on screen (openTabs).
+  const pages: Page[] = await openTabs(browser, context, address, TABS);
   pages.forEach((page, i) => page.on('pageerror', (error) => console.error(`[${design} tab ${i + 1}] ${error.message}`)));
   for (const page of pages) {
     await page.waitForFunction((count) => document.querySelectorAll('[role="row"][data-symbol][data-stale="false"]').length === count, SYMBOLS.length, {
@@ -119,14 +85,8 @@ async function runDesign(
   const sessions = await Promise.all(pages.map((page) => context.newCDPSession(page)));
   for (const cdp of sessions) await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
   const worker = design === 'ours' ? await profileSharedWorker(browser) : null;
-  const systemCdp = await browser.newBrowserCDPSession();
-  const processCpu = async () => {
-    const { processInfo } = (await systemCdp.send('SystemInfo.getProcessInfo')) as { processInfo: { type: string; cpuTime: number }[] };
-    const byType = new Map<string, number>();
-    for (const info of processInfo) byType.set(info.type, (byType.get(info.type) ?? 0) + info.cpuTime);
-    return byType;
-  };
-  const cpuBefore = await processCpu();
+  const cpuByProcess = await processCpu(browser);
+  const cpuBefore = await cpuByProcess.read();
   const feedCpuBefore = process.cpuUsage();
   const before = await Promise.all(sessions.map(metrics));
   for (const page of pages) await page.evaluate(() => (window as unknown as { __bench: { start(): void } }).__bench.start());
@@ -160,11 +120,11 @@ async function runDesign(
   }
   const drainSeconds = (Date.now() - loadEnded) / 1000;
   const after = await Promise.all(sessions.map(metrics));
-  const cpuAfter = await processCpu();
+  const cpuAfter = await cpuByProcess.read();
   const feedCpu = process.cpuUsage(feedCpuBefore);
   const cpu = [...cpuAfter].map(([type, seconds]) => `${type} ${fmt(seconds - (cpuBefore.get(type) ?? 0), 1)} s`).join(', ');
   const cpuLine = `CPU by process (load and drain): ${cpu}; feed server (this process) ${fmt((feedCpu.user + feedCpu.system) / 1e6, 1)} s`;
-  await systemCdp.detach();
+  await cpuByProcess.close();
   const workerProfile = worker ? await worker.stop() : null;
   const tabs: TabResult[] = [];
   for (let i = 0; i < pages.length; i++) {
@@ -226,10 +186,7 @@ function report(label: string, feed: FeedServer, result: Awaited<ReturnType<type
 async function main() {
   if (!values['skip-build']) execFileSync('npx', ['vite', 'build'], { cwd: root, stdio: 'ignore' });
   const feed = await startFeedServer({ port: Number(values.port), distDir: path.join(root, 'dist'), extraFiles: await naiveFiles(root) });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   console.log(
     `bench:ticks — ${TABS} tabs × ${SYMBOLS.length} symbols, ${RATE.toLocaleString('en')} updates/s for ${SECONDS} s, ${PER_MESSAGE} symbols per message`,
   );

@@ -52,11 +52,14 @@ async function seed(base) {
   const bonos = await make('Curva de bonos', '💵', '#22c55e');
   const cauciones = await make('Cauciones', '🏦', '#0ea5e9');
   const acciones = await make('Acciones líderes', '📈', '#f97316');
+  // The server gave demo its sample visores at start: they stay, these are added beside them.
+  const { data: sample } = await api(base, 'GET', `/visores/${user._id}/folders`, undefined, token);
   await api(
     base,
     'PUT',
     `/visores/${user._id}/folders`,
     [
+      ...sample,
       {
         folder_id: 'Renta',
         name: 'Renta fija',

@@ -6,7 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest } fro
 import type { WebSocket } from 'ws';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
-import { createAuthService } from './auth/service.js';
+import { createAuthService, DEMO_USERS } from './auth/service.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type Dialect } from './db/index.js';
 import { publicAuthRoutes, requireBearer, sessionRoutes } from './http/auth.js';
@@ -14,6 +14,7 @@ import { workspaceRoutes } from './http/workspace.js';
 import { profileRoutes } from './http/profile.js';
 import { adminRoutes } from './http/admin.js';
 import { createWorkspaceService } from './workspace/service.js';
+import { seedDemoVisores } from './workspace/demoVisores.js';
 import { createMarketService } from './market/service.js';
 import { createLocalCluster, createRedisCluster, newProcessId } from './cluster.js';
 import { marketRoutes } from './http/market.js';
@@ -107,6 +108,21 @@ export function isServerPath(url: string): boolean {
   return /^\/(?:api|ws|emoji)(?:\/|$)/.test(pathname);
 }
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** The demo account that gets the sample visores (the user, not the admin). */
+const DEMO_USER = DEMO_USERS.find((user) => user.role === 'user')!.username;
+
+/**
+ * The demo account, created at this start, gets the sample visores (issue 18). A failure is
+ * logged and the server starts anyway: the accounts work without them.
+ */
+async function seedDemoWorkspace(ctx: AppContext, log: FastifyInstance['log']): Promise<void> {
+  try {
+    const demo = await ctx.auth.users.findByUsername(DEMO_USER);
+    if (demo) await seedDemoVisores(ctx.workspace, ctx.market.catalogue, demo, new Date(ctx.now()));
+  } catch (error) {
+    log.warn({ err: error }, 'the demo visores could not be created');
+  }
+}
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<BuiltApp> {
   const now = options.now ?? Date.now;
@@ -150,6 +166,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const brokerStore = config.redisUrl ? createRedisBrokerStore(config.redisUrl, config.redisPrefix, processId, onBrokerError) : createMemoryBrokerStore();
   const broker = createBrokerService(market, now, { store: brokerStore, onError: onBrokerError });
   const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets: createSocketRegistry(), now };
+  if (seeded.includes(DEMO_USER)) await seedDemoWorkspace(ctx, app.log);
 
   await app.register(fastifyWebsocket, {
     // A hard cap: messages over the 64 KB limit but under this get an error message

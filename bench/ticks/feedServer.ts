@@ -8,8 +8,10 @@
 // each (symbol, sequence) for tick-to-paint and the last state sent for the final check.
 // Why not the real server with a faster simulator: it merges updates per symbol every 25 ms
 // (server/ws/market.ts), so the browser would never see 50,000 updates a second.
+// With `apiProxy` (bench:visor), /api and /emoji go to a real server instead, so the app signs
+// in, reads its workspace and opens a real visor there, while /ws/market stays this feed's.
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { MarketData } from '../../src/protocol/market.js';
@@ -59,7 +61,10 @@ export async function startFeedServer(options: {
   port: number;
   distDir: string;
   extraFiles: Record<string, { type: string; body: string | Buffer }>;
+  /** A real server (http://host:port) that answers /api and /emoji; without it they are answered here. */
+  apiProxy?: string;
 }): Promise<FeedServer> {
+  const upstream = options.apiProxy ? new URL(options.apiProxy) : null;
   const states = new Map<string, { sequence: number; price: number; at: number; sentAt: Float64Array }>();
   const sockets = new Set<MarketSocket>();
 
@@ -89,6 +94,18 @@ export async function startFeedServer(options: {
     if (extra) {
       response.writeHead(200, { 'content-type': extra.type, 'cache-control': 'no-cache' });
       response.end(extra.body);
+      return;
+    }
+    if (upstream && /^\/(?:api|emoji)(?:\/|$)/.test(url.pathname)) {
+      const forward = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: { ...request.headers, host: upstream.host } },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(response);
+        },
+      );
+      forward.on('error', (error) => json(response, 502, { status: 'error', message: `bench proxy: ${error.message}` }));
+      request.pipe(forward);
       return;
     }
     if (url.pathname.startsWith('/api')) {

@@ -73,12 +73,21 @@ export function instrumentPage(): void {
   };
   requestFrame(frame);
 
+  const rowSelector = '[role="row"][data-symbol]';
   const observer = new MutationObserver((records) => {
     for (const record of records) {
-      // The changed node is the volume's text node, or (React replacing the text) its cell.
-      const cell = (record.type === 'characterData' ? record.target.parentNode : record.target) as HTMLElement | null;
-      if (!cell || cell.dataset?.field !== 'volume') continue;
-      const symbol = (cell.parentNode as HTMLElement).dataset.symbol;
+      // Rows that mount during the run (a virtual list's) are watched for the viewport too.
+      for (const added of record.addedNodes) {
+        if (!(added instanceof Element)) continue;
+        if (added.matches(rowSelector)) viewport.observe(added);
+        for (const row of added.querySelectorAll(rowSelector)) viewport.observe(row);
+      }
+      // The changed node is the volume's text node, or (React replacing the text) its cell or
+      // an element inside it.
+      const changed = record.type === 'characterData' ? record.target.parentElement : (record.target as Element);
+      const cell = changed?.closest<HTMLElement>('[data-field]');
+      if (!cell || cell.dataset.field !== 'volume') continue;
+      const symbol = cell.closest<HTMLElement>('[data-symbol]')?.dataset.symbol;
       const sequence = Number((cell.textContent ?? '').replace(/\D/g, ''));
       if (!symbol || !sequence) continue;
       applied += 1;
@@ -102,9 +111,9 @@ export function instrumentPage(): void {
       running = true;
       startedAt = performance.now();
       lastFrame = 0;
-      const table = document.querySelector('[role="table"]');
-      if (table) observer.observe(table, { subtree: true, characterData: true, childList: true });
-      for (const row of document.querySelectorAll('[role="row"][data-symbol]')) viewport.observe(row);
+      // Every table (a visor may have several sections): only volume cells of symbol rows count.
+      for (const table of document.querySelectorAll('[role="table"]')) observer.observe(table, { subtree: true, characterData: true, childList: true });
+      for (const row of document.querySelectorAll(rowSelector)) viewport.observe(row);
       longTaskObserver.observe({ type: 'longtask' });
     },
     stop() {

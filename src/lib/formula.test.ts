@@ -19,6 +19,12 @@ describe('parseFormula', () => {
     expect(symbolsOf('ROFEX:DLR/DIC26A')).toEqual(['ROFEX:DLR/DIC26A']);
   });
 
+  it('keeps /SPOT inside the spot dollar (the A3500) and divides by what follows it', () => {
+    expect(symbolsOf('BYMA:AL30 / BYMA:AL30D / ROFEX:DLR/SPOT')).toEqual(['BYMA:AL30', 'BYMA:AL30D', 'ROFEX:DLR/SPOT']);
+    expect(symbolsOf('rofex:dlr/spot/ROFEX:DLR/DIC26 - 1')).toEqual(['ROFEX:DLR/SPOT', 'ROFEX:DLR/DIC26']);
+    expect(parseFormula('ROFEX:DLR/SPOTS').ok).toBe(false);
+  });
+
   it("reads BYMA's long form with its spaces stripped", () => {
     expect(symbolsOf('MERV - XMEV - AL30 - CI / MERV - XMEV - AL30D - CI')).toEqual(['MERV - XMEV - AL30 - CI', 'MERV - XMEV - AL30D - CI']);
     expect(symbolsOf('MERV - XMEV - GGAL - 24hs')).toEqual(['MERV - XMEV - GGAL - 24hs']);

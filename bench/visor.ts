@@ -1,0 +1,443 @@
+// npm run bench:visor [-- --rate 8000 --ratio-rate 50000 --seconds 20 --symbols 200 --formulas 10 --port 8343
+//                        --skip-build --skip-naive --skip-ratio --page visor|test]
+//
+// A real visor under live load (issue 18, "Performance"): Chromium on the real app build
+// (dist/, built first) opening /visor/{id} — a visor of a real server (in this process, on a
+// throw-away SQLite database) holding a quote board of 200 catalogue symbols and a formula
+// section of 10 formulas — while the bench feed (bench/ticks/feedServer.ts) pushes updates over
+// /ws/market. The feed server serves dist/ and its own /ws/market and passes /api and /emoji to
+// the real server, so the app signs in, reads its workspace and opens the visor for real; only
+// the market socket is the bench's (the real server merges each symbol every 25 ms: that is
+// its ceiling, and `--rate 8000` for 200 symbols is every symbol every 25 ms).
+// Runs: 1 tab and 3 tabs at --rate, then 3 tabs of the visor and of the naive page
+// (bench/ticks/naivePage.ts: a socket per tab, a React state update per message) at
+// --ratio-rate for the main-thread ratio. Per tab: tick-to-paint p50/p95 of the rows in view,
+// frame p95, main-thread busy (CDP TaskDuration) in seconds and in % of one core, long tasks,
+// whether the tab shows the last update of every symbol and how long after the load ended.
+// `--page test` runs the same on the /test board (for the bench's own checks). Figures only;
+// nothing here asserts.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Browser, Page } from '@playwright/test';
+import { buildApp, type BuiltApp } from '../server/app.js';
+import { loadConfig } from '../server/config.js';
+import type { Catalogue } from '../server/market/catalogue.js';
+import type { Section } from '../src/protocol/workspace.js';
+import { startFeedServer, type FeedServer } from './ticks/feedServer.js';
+import type { PageSamples } from './ticks/instrument.js';
+import { naiveFiles } from './ticks/naiveHtml.js';
+import { benchContext, fmt, launchChromium, metrics, openTabs, percentile, processCpu } from './ticks/tabs.js';
+import { profileSharedWorker, type WorkerProfile } from './ticks/workerCpu.js';
+
+const { values } = parseArgs({
+  options: {
+    rate: { type: 'string', default: '8000' },
+    'ratio-rate': { type: 'string', default: '50000' },
+    seconds: { type: 'string', default: '20' },
+    symbols: { type: 'string', default: '200' },
+    formulas: { type: 'string', default: '10' },
+    'per-message': { type: 'string', default: '10' },
+    port: { type: 'string', default: process.env.BENCH_PORT ?? '8343' },
+    page: { type: 'string', default: 'visor' },
+    'skip-build': { type: 'boolean', default: false },
+    'skip-naive': { type: 'boolean', default: false },
+    'skip-ratio': { type: 'boolean', default: false },
+  },
+});
+const RATE = Number(values.rate);
+const RATIO_RATE = Number(values['ratio-rate']);
+const SECONDS = Number(values.seconds);
+const SYMBOL_COUNT = Number(values.symbols);
+const FORMULA_COUNT = Number(values.formulas);
+const PER_MESSAGE = Number(values['per-message']);
+const PAGE = values.page === 'test' ? 'test' : 'visor';
+const root = path.resolve(import.meta.dirname, '..');
+/** Longest wait after the load for every tab to show the last update. */
+const DRAIN_LIMIT_S = 90;
+/** How long the app has to show the board once the page loaded. */
+const BOARD_TIMEOUT_MS = 30_000;
+
+// ------------------------------------------------------------------ the visor
+
+/**
+ * `count` symbols of the catalogue as a trader's board holds them: bonds in pesos, MEP and
+ * cable, shares and CEDEARs (both terms), then dollar futures. Their canonical names, so the
+ * worker subscribes to exactly what the feed updates.
+ */
+function boardSymbols(catalogue: Catalogue, count: number): string[] {
+  const rank = (kind: string) => ({ bond: 0, stock: 1, future: 2 })[kind] ?? 3;
+  const list = catalogue.instruments
+    .filter((instrument) => instrument.kind === 'bond' || instrument.kind === 'stock' || (instrument.kind === 'future' && instrument.product === 'DLR'))
+    .sort((a, b) => rank(a.kind) - rank(b.kind))
+    .map((instrument) => instrument.instrumentId.symbol);
+  if (list.length < count) throw new Error(`bench:visor: the catalogue has ${list.length} such symbols, fewer than --symbols ${count}`);
+  return list.slice(0, count);
+}
+
+/** MEP and CCL of the bonds on the board, in BYMA's long form (the symbols the feed updates), `count` of them. */
+function boardFormulas(symbols: string[], count: number): { name: string; expression: string }[] {
+  const on = new Set(symbols);
+  const line = (ticker: string) => `MERV - XMEV - ${ticker} - 24hs`;
+  const formulas: { name: string; expression: string }[] = [];
+  for (const bond of ['AL30', 'GD30', 'AL35', 'GD35', 'AL29', 'GD29', 'AE38', 'GD38', 'AL41', 'GD41', 'GD46']) {
+    if (on.has(line(bond)) && on.has(line(`${bond}D`))) formulas.push({ name: `MEP ${bond}`, expression: `${line(bond)} / ${line(`${bond}D`)}` });
+    if (on.has(line(bond)) && on.has(line(`${bond}C`))) formulas.push({ name: `CCL ${bond}`, expression: `${line(bond)} / ${line(`${bond}C`)}` });
+  }
+  if (formulas.length < count) throw new Error(`bench:visor: the board's bonds make ${formulas.length} formulas, fewer than --formulas ${count}`);
+  return formulas.slice(0, count);
+}
+
+interface RealServer {
+  built: BuiltApp;
+  url: string;
+  token: string;
+  user: { _id: string };
+  visorId: string;
+  symbols: string[];
+  close(): Promise<void>;
+}
+
+/** The real server on a throw-away database, with a bench user and its visor (board and formulas). */
+async function startRealServer(): Promise<RealServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-bench-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    STATIC_DIR: path.join(dataDir, 'no-client'),
+    HOST: '127.0.0.1',
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    SEED_DEMO_USERS: 'false',
+  });
+  const built = await buildApp(config);
+  const close = async () => {
+    await built.app.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    // The browser's market socket is the bench feed's: the simulator only costs CPU here.
+    built.ctx.market.feeds.stopAll();
+    await built.app.listen({ port: 0, host: '127.0.0.1' });
+    const url = `http://127.0.0.1:${(built.app.server.address() as AddressInfo).port}`;
+    const password = 'bench-password-1';
+    const { auth } = built.ctx;
+    await auth.users.create({ username: 'bench', passwordHash: await auth.hashPassword(password), firstName: 'Bench', lastName: 'Mark', role: 'user' });
+    const call = async <T>(method: string, route: string, body: unknown, token?: string): Promise<T> => {
+      const response = await fetch(`${url}/api${route}`, {
+        method,
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`bench:visor: ${method} ${route} answered ${response.status}: ${await response.text()}`);
+      return (await response.json()) as T;
+    };
+    const { token, user } = await call<{ token: string; user: { _id: string } }>('POST', '/login', { username: 'bench', password });
+    const symbols = boardSymbols(built.ctx.market.catalogue, SYMBOL_COUNT);
+    const created = await call<{ data: { id_visor: string } }>(
+      'POST',
+      `/visores/${user._id}/new`,
+      { title: 'Banco de pruebas', emoji: '⏱️', folder_id: null },
+      token,
+    );
+    const visorId = created.data.id_visor;
+    const secciones: Section[] = [
+      {
+        id: 'bench-board',
+        type: 'quotes',
+        title: `Cotizaciones (${symbols.length})`,
+        layout: { x: 0, y: 0, w: 8, h: 20 },
+        config: { symbols, columns: ['bid', 'ask', 'last', 'change_pct', 'volume'] },
+      },
+      {
+        id: 'bench-formulas',
+        type: 'formula',
+        title: `Fórmulas (${FORMULA_COUNT})`,
+        layout: { x: 8, y: 0, w: 4, h: 20 },
+        config: { formulas: boardFormulas(symbols, FORMULA_COUNT) },
+      },
+    ];
+    await call('PUT', `/visores/${visorId}/update_secciones`, { secciones }, token);
+    return { built, url, token, user, visorId, symbols, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+// ------------------------------------------------------------------ the page
+
+/** The volume (the feed's sequence number) each rendered row shows, by symbol; NaN when it shows none. */
+async function shownSequences(page: Page): Promise<Record<string, number>> {
+  return page.evaluate(() => {
+    const shown: Record<string, number> = {};
+    for (const row of document.querySelectorAll<HTMLElement>('[role="row"][data-symbol]')) {
+      const digits = (row.querySelector('[data-field="volume"]')?.textContent ?? '').replace(/\D/g, '');
+      shown[row.dataset.symbol!] = digits ? Number(digits) : Number.NaN;
+    }
+    return shown;
+  });
+}
+
+/**
+ * Every symbol's volume, the rows out of view included: a virtual list renders only the rows
+ * in view, so the board is scrolled page by page (after the measurement) and read at each stop.
+ */
+async function allSequences(page: Page): Promise<Record<string, number>> {
+  const shown: Record<string, number> = {};
+  for (let step = 0; step < 100; step++) {
+    Object.assign(shown, await shownSequences(page));
+    const moved = await page.evaluate((first) => {
+      const row = document.querySelector<HTMLElement>('[role="row"][data-symbol]');
+      let box: HTMLElement | null = row?.parentElement ?? null;
+      while (box && !(box.scrollHeight > box.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(box).overflowY))) box = box.parentElement;
+      const scroller = box ?? document.scrollingElement!;
+      if (first) {
+        scroller.scrollTop = 0;
+        return true;
+      }
+      const before = scroller.scrollTop;
+      scroller.scrollTop = before + Math.max(100, scroller.clientHeight - 40);
+      return scroller.scrollTop !== before;
+    }, step === 0);
+    if (!moved && step > 0) break;
+    // Rows that come into view render from the store, then take the worker's on-screen cadence.
+    await page.waitForTimeout(300);
+  }
+  return shown;
+}
+
+/** Waits for the board: its rows, each with a live value; fails saying what is missing. */
+async function waitForBoard(page: Page, design: string, address: string, expectAll: boolean): Promise<void> {
+  try {
+    await page.waitForSelector('[role="row"][data-symbol]', { timeout: BOARD_TIMEOUT_MS });
+  } catch {
+    const text = (await page.evaluate(() => (document.querySelector('main') ?? document.body).textContent).catch(() => '')) ?? '';
+    throw new Error(
+      `bench:visor: ${address} shows no quote board rows ([role="row"][data-symbol]) after ${BOARD_TIMEOUT_MS / 1000} s (${design}). ` +
+        `Is the visor screen built (issue 18, /visor/:id with a Cotizaciones section whose rows keep the /test board's hooks: ` +
+        `role="row", data-symbol, data-stale and a data-field="volume" cell)? The page says: «${text.replace(/\s+/g, ' ').trim().slice(0, 200)}»`,
+    );
+  }
+  try {
+    await page.waitForFunction(
+      ([count, all]) => {
+        const rows = [...document.querySelectorAll<HTMLElement>('[role="row"][data-symbol]')];
+        return rows.length > 0 && (!all || rows.length === count) && rows.every((row) => row.dataset.stale === 'false');
+      },
+      [SYMBOL_COUNT, expectAll] as const,
+      { timeout: 60_000 },
+    );
+  } catch {
+    const states = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('[role="row"][data-symbol]')].map((row) => row.dataset.stale ?? 'none'),
+    );
+    throw new Error(
+      `bench:visor: the board on ${address} did not go live within 60 s (${design}): ${states.length} rows, data-stale ${JSON.stringify([...new Set(states)])}` +
+        (expectAll ? ` (expected all ${SYMBOL_COUNT} rows)` : ''),
+    );
+  }
+  const hasVolume = await page.evaluate(() => document.querySelector('[role="row"][data-symbol] [data-field="volume"]') != null);
+  if (!hasVolume) throw new Error(`bench:visor: the board's rows on ${address} have no data-field="volume" cell: the bench reads each update's sequence there`);
+}
+
+// ------------------------------------------------------------------ a run
+
+type Design = 'visor' | 'test' | 'naive';
+
+interface TabResult {
+  samples: PageSamples;
+  taskSeconds: number;
+  scriptSeconds: number;
+  styleSeconds: number;
+  layoutSeconds: number;
+  /** Seconds after the load ended when the tab showed the last update on every rendered row (NaN: never, within the limit). */
+  caughtUpSeconds: number;
+  rowsRendered: number;
+  /** Symbols whose final volume is not the last update sent (all rows, scrolled through). */
+  finalWrong: string[];
+}
+
+interface RunResult {
+  label: string;
+  design: Design;
+  rate: number;
+  tabs: TabResult[];
+  worker: WorkerProfile | null;
+  subscribed: number;
+  sent: number;
+  wallSeconds: number;
+  drainSeconds: number;
+  cpuLine: string;
+}
+
+async function runDesign(browser: Browser, feed: FeedServer, server: RealServer, design: Design, tabCount: number, rate: number): Promise<RunResult> {
+  const symbols = server.symbols;
+  feed.reset(symbols);
+  const context = await benchContext(browser, server.token, server.user);
+  const list = encodeURIComponent(symbols.join(','));
+  const address =
+    design === 'visor'
+      ? `${feed.url}/visor/${server.visorId}`
+      : design === 'test'
+        ? `${feed.url}/test?simbolos=${list}`
+        : `${feed.url}/naive.html?simbolos=${list}`;
+  try {
+    const pages = await openTabs(browser, context, address, tabCount);
+    pages.forEach((page, i) => page.on('pageerror', (error) => console.error(`[${design} tab ${i + 1}] ${error.message}`)));
+    for (const page of pages) await waitForBoard(page, design, address, design !== 'visor');
+    // Let the worker finish subscribing the rows out of view too.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const subscribed = Math.max(0, ...feed.marketSockets().map((socket) => socket.symbols));
+    const sessions = await Promise.all(pages.map((page) => context.newCDPSession(page)));
+    for (const cdp of sessions) await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });
+    const worker = design === 'naive' ? null : await profileSharedWorker(browser);
+    const cpuByProcess = await processCpu(browser);
+    const cpuBefore = await cpuByProcess.read();
+    const feedCpuBefore = process.cpuUsage();
+    const before = await Promise.all(sessions.map(metrics));
+    const startedAt = Date.now();
+    for (const page of pages) await page.evaluate(() => (window as unknown as { __bench: { start(): void } }).__bench.start());
+
+    const run = await feed.run({ symbols, rate, seconds: SECONDS, perMessage: PER_MESSAGE });
+
+    const last = new Map([...feed.lastSent()].map(([symbol, md]) => [symbol, md.TV as number]));
+    const wrongIn = (shown: Record<string, number>) => Object.entries(shown).filter(([symbol, sequence]) => sequence !== last.get(symbol));
+    // The load is over; each tab has caught up when every row it renders shows the last update
+    // sent (a design that fell behind pays for its backlog here, in main-thread time).
+    const loadEnded = Date.now();
+    const caughtUp: number[] = pages.map(() => Number.NaN);
+    while (Date.now() - loadEnded < DRAIN_LIMIT_S * 1000 && caughtUp.some(Number.isNaN)) {
+      const shown = await Promise.all(pages.map(shownSequences));
+      const at = (Date.now() - loadEnded) / 1000;
+      shown.forEach((rows, i) => {
+        if (Number.isNaN(caughtUp[i]!) && Object.keys(rows).length > 0 && wrongIn(rows).length === 0) caughtUp[i] = at;
+      });
+      if (caughtUp.some(Number.isNaN)) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const drainSeconds = (Date.now() - loadEnded) / 1000;
+    const after = await Promise.all(sessions.map(metrics));
+    const wallSeconds = (Date.now() - startedAt) / 1000;
+    const cpuAfter = await cpuByProcess.read();
+    const feedCpu = process.cpuUsage(feedCpuBefore);
+    await cpuByProcess.close();
+    const cpu = [...cpuAfter].map(([type, seconds]) => `${type} ${fmt(seconds - (cpuBefore.get(type) ?? 0), 1)} s`).join(', ');
+    const cpuLine = `CPU by process (load and drain): ${cpu}; this process (feed and real server) ${fmt((feedCpu.user + feedCpu.system) / 1e6, 1)} s`;
+    const workerProfile = worker ? await worker.stop() : null;
+
+    const tabs: TabResult[] = [];
+    for (let i = 0; i < pages.length; i++) {
+      const page = pages[i]!;
+      const samples = await page.evaluate(() => (window as unknown as { __bench: { stop(): PageSamples } }).__bench.stop());
+      const rowsRendered = Object.keys(await shownSequences(page)).length;
+      const shown = await allSequences(page);
+      const finalWrong = symbols.filter((symbol) => shown[symbol] !== last.get(symbol));
+      const delta = (name: string) => (after[i]![name] ?? 0) - (before[i]![name] ?? 0);
+      tabs.push({
+        samples,
+        taskSeconds: delta('TaskDuration'),
+        scriptSeconds: delta('ScriptDuration'),
+        styleSeconds: delta('RecalcStyleDuration'),
+        layoutSeconds: delta('LayoutDuration'),
+        caughtUpSeconds: caughtUp[i]!,
+        rowsRendered,
+        finalWrong,
+      });
+    }
+    const label = `${design === 'naive' ? 'naive page' : design === 'test' ? '/test board' : 'visor'}, ${tabCount} tab${tabCount > 1 ? 's' : ''}, ${rate.toLocaleString('en')} updates/s`;
+    return { label, design, rate, tabs, worker: workerProfile, subscribed, sent: run.updatesSent, wallSeconds, drainSeconds, cpuLine };
+  } finally {
+    await context.close();
+  }
+}
+
+function report(feed: FeedServer, result: RunResult): number {
+  const every = result.tabs.every((tab) => Number.isFinite(tab.caughtUpSeconds));
+  console.log(
+    `\n${result.label}: ${result.sent.toLocaleString('en')} updates sent in ${SECONDS} s; the market socket held ${result.subscribed} symbols; ` +
+      `${every ? `every tab showed the last update ${fmt(result.drainSeconds, 2)} s after the load ended` : `not every tab caught up within ${DRAIN_LIMIT_S} s`}`,
+  );
+  let busy = 0;
+  result.tabs.forEach((tab, index) => {
+    const { samples } = tab;
+    // Tick-to-paint on rows in the viewport (only they are painted); rows out of view that are
+    // rendered (the virtual list's overscan, or /test's rows) have their text lag shown apart.
+    const latencies: number[] = [];
+    const offScreenLags: number[] = [];
+    for (let i = 0; i < samples.symbols.length; i++) {
+      const sent = feed.sentAt(samples.symbols[i]!, samples.sequences[i]!);
+      const painted = samples.paintedAt[i]!;
+      if (sent != null && Number.isFinite(painted)) (samples.inView[i] ? latencies : offScreenLags).push(painted - sent);
+    }
+    const rowsInView = new Set(samples.symbols.filter((_, i) => samples.inView[i])).size;
+    busy += tab.taskSeconds;
+    const wrong = tab.finalWrong;
+    console.log(
+      `  tab ${index + 1}: tick-to-paint (${rowsInView} rows in view of ${tab.rowsRendered} rendered) p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms` +
+        ` · frame p95 ${fmt(percentile(samples.frameIntervals, 95))} ms (${samples.frameIntervals.length} frames)` +
+        ` · main thread busy ${fmt((100 * tab.taskSeconds) / result.wallSeconds, 1)} % of a core: ${fmt(tab.taskSeconds, 2)} s of ${fmt(result.wallSeconds, 1)} s` +
+        ` (script ${fmt(tab.scriptSeconds, 2)}, style ${fmt(tab.styleSeconds, 2)}, layout ${fmt(tab.layoutSeconds, 2)})` +
+        ` · long tasks ${samples.longTasks} (${fmt(samples.longTaskMs, 0)} ms)` +
+        ` · rendered rows out of view, send to text p95 ${fmt(percentile(offScreenLags, 95))} ms` +
+        ` · showed the last update ${Number.isFinite(tab.caughtUpSeconds) ? `${fmt(tab.caughtUpSeconds, 2)} s after the load` : 'NEVER'}` +
+        ` · final state of all ${SYMBOL_COUNT} ${wrong.length === 0 ? 'right' : `WRONG for ${wrong.length}: ${wrong.slice(0, 4).join(', ')}`}`,
+    );
+  });
+  if (result.worker)
+    console.log(
+      `  data worker: CPU ${fmt(result.worker.busyMs / 1000, 2)} s busy of ${fmt(result.worker.wallMs / 1000, 1)} s (${fmt((100 * result.worker.busyMs) / result.worker.wallMs, 0)} %)`,
+    );
+  if (result.worker && process.env.BENCH_PROFILE) for (const [name, ms] of result.worker.top) console.log(`    ${fmt(ms, 0)} ms  ${name}`);
+  console.log(`  ${result.cpuLine}`);
+  console.log(`  main thread, all tabs (load and drain): ${fmt(busy, 2)} s`);
+  return busy;
+}
+
+async function main() {
+  if (!values['skip-build']) execFileSync('npx', ['vite', 'build'], { cwd: root, stdio: 'ignore' });
+  const server = await startRealServer();
+  let feed: FeedServer | null = null;
+  let browser: Browser | null = null;
+  try {
+    feed = await startFeedServer({ port: Number(values.port), distDir: path.join(root, 'dist'), extraFiles: await naiveFiles(root), apiProxy: server.url });
+    browser = await launchChromium();
+    const formulas = PAGE === 'visor' ? `, a formula section of ${FORMULA_COUNT}` : '';
+    console.log(
+      `bench:visor — ${PAGE === 'visor' ? `a visor (${feed.url}/visor/${server.visorId}): a board of ${SYMBOL_COUNT} symbols${formulas}` : `/test with ${SYMBOL_COUNT} symbols`}; ` +
+        `${RATE.toLocaleString('en')} updates/s (every symbol every ${fmt((1000 * SYMBOL_COUNT) / RATE, 0)} ms) for ${SECONDS} s, ${PER_MESSAGE} symbols per message`,
+    );
+    console.log(
+      `machine: ${cpus().length} cores, load average before ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}`,
+    );
+    const design: Design = PAGE;
+    report(feed, await runDesign(browser, feed, server, design, 1, RATE));
+    report(feed, await runDesign(browser, feed, server, design, 3, RATE));
+    if (!values['skip-ratio']) {
+      const ours = report(feed, await runDesign(browser, feed, server, design, 3, RATIO_RATE));
+      if (!values['skip-naive']) {
+        const naive = report(feed, await runDesign(browser, feed, server, 'naive', 3, RATIO_RATE));
+        console.log(
+          `\nmain-thread time at ${RATIO_RATE.toLocaleString('en')} updates/s, 3 tabs, naive / ours: ${fmt(naive / ours, 1)}× (${fmt(naive, 2)} s / ${fmt(ours, 2)} s)`,
+        );
+      }
+    }
+    console.log(
+      `load average after: ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}`,
+    );
+  } finally {
+    await browser?.close();
+    await feed?.close();
+    await server.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error && error.message.startsWith('bench:visor') ? error.message : error);
+  process.exit(1);
+});
