@@ -1,7 +1,7 @@
 // Formulas over symbols (spec section 5): whitespace is stripped; operators + - * / and
 // parentheses; numbers; symbols written `EXCHANGE:TICKER` (`ROFEX:DLR/DIC26`, `BYMA:AL30`)
 // or in BYMA's long form (`MERV - XMEV - AL30 - CI`). A `/` followed by a month code
-// (`DIC26`) belongs to a futures symbol; any other `/` divides. Pure, no I/O.
+// (`DIC26`) or by SPOT belongs to a futures symbol; any other `/` divides. Pure, no I/O.
 import { parseMonthCode } from './calendar';
 
 export type FormulaNode =
@@ -21,6 +21,7 @@ export function hasOperators(formula: string): boolean {
 const BYMA_LONG = /^MERV-XMEV-([A-Z0-9.]+)-(CI|24HS|48HS)/i;
 const PREFIXED = /^([A-Za-z]+):([A-Za-z0-9.]+)/;
 const MONTH_SEGMENT = /^\/([A-Z]{3}\d{2})(A?)/;
+const SPOT_SEGMENT = /^\/SPOT(?![A-Za-z0-9])/i;
 const NUMBER = /^\d+(?:\.\d+)?/;
 const BARE_TICKER = /^[A-Za-z][A-Za-z0-9.]*(?:\/[A-Za-z]{3}\d{2})*/;
 
@@ -53,6 +54,12 @@ function parse(source: string, symbols: string[]): FormulaNode {
     if (!prefixed) return null;
     pos += prefixed[0].length;
     let symbol = `${prefixed[1]!.toUpperCase()}:${prefixed[2]!.toUpperCase()}`;
+    // The spot reference (`ROFEX:DLR/SPOT`, the A3500 dollar) is a symbol too, not a division.
+    const spot = SPOT_SEGMENT.exec(source.slice(pos));
+    if (spot) {
+      pos += spot[0].length;
+      return `${symbol}/SPOT`;
+    }
     for (;;) {
       const month = MONTH_SEGMENT.exec(source.slice(pos));
       if (!month || !parseMonthCode(month[1]!)) break;
