@@ -108,7 +108,8 @@ export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, mar
       data-symbol={row.kind === 'symbol' ? row.symbol : undefined}
       data-formula={row.kind === 'formula' ? row.name : undefined}
       data-stale="true"
-      style={{ transform: `translateY(${start}px) ${CSS.Translate.toString(transform) ?? ''}`, transition }}
+      // `top`, not a transform: dnd-kit measures rows without their transforms (its own).
+      style={{ top: start, transform: CSS.Translate.toString(transform), transition }}
     >
       <span role="cell" className="vs-row__handle">
         {editable && (

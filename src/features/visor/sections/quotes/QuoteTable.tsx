@@ -2,7 +2,7 @@
 // clicked; not saved), rows out of view not rendered (@tanstack/react-virtual) while the
 // board holds their symbols at the worker's off-screen cadence, and rows reordered by drag
 // or by keyboard (dnd-kit sortable: Space, arrows, Space).
-import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
+import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, useSensors, type Announcements, type DragEndEvent } from '@dnd-kit/core';
 import { SortableContext, arrayMove, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { restrictToVerticalAxis } from './dragModifiers';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -96,6 +96,17 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
     if (from < 0 || to < 0) return;
     onRowsChange(arrayMove([...rows], from, to));
   };
+  const nameOf = (id: unknown) => {
+    const row = byId.get(String(id));
+    return row ? rowLabel(row, displaySymbol) : String(id);
+  };
+  const placeOf = (id: unknown) => `la posición ${ids.indexOf(String(id)) + 1} de ${ids.length}`;
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Se levantó ${nameOf(active.id)}, en ${placeOf(active.id)}.`,
+    onDragOver: ({ active, over }) => (over ? `${nameOf(active.id)} sobre ${placeOf(over.id)}.` : `${nameOf(active.id)} fuera de la tabla.`),
+    onDragEnd: ({ active, over }) => (over ? `${nameOf(active.id)} quedó en ${placeOf(over.id)}.` : `${nameOf(active.id)} volvió a su lugar.`),
+    onDragCancel: ({ active }) => `Se canceló: ${nameOf(active.id)} volvió a su lugar.`,
+  };
   const onRemove = useCallback((id: string) => onRowsChange(rows.filter((row) => rowId(row) !== id)), [rows, onRowsChange]);
 
   const clickHeader = (key: SortKey) => {
@@ -137,7 +148,13 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
             </span>
           </div>
         </div>
-        <DndContext sensors={sensors} collisionDetection={closestCenter} modifiers={[restrictToVerticalAxis]} onDragEnd={onDragEnd}>
+        <DndContext
+          sensors={sensors}
+          collisionDetection={closestCenter}
+          modifiers={[restrictToVerticalAxis]}
+          onDragEnd={onDragEnd}
+          accessibility={{ announcements, screenReaderInstructions: { draggable: 'Para mover: Espacio para levantar, flechas para mover, Espacio para soltar, Escape para cancelar.' } }}
+        >
           <SortableContext items={shownIds} strategy={verticalListSortingStrategy}>
             <div role="rowgroup" className="vs-table__body" style={{ height: virtualizer.getTotalSize() }}>
               {virtualizer.getVirtualItems().map((item) => {
