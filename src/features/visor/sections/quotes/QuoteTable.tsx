@@ -118,8 +118,8 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
   const ariaSort = (key: SortKey) => (sort?.key === key ? (sort.descending ? 'descending' : 'ascending') : 'none');
   const arrow = (key: SortKey) => (sort?.key === key ? (sort.descending ? ' ▼' : ' ▲') : '');
 
-  const template = `1.9rem minmax(8.5rem, 2fr) repeat(${columns.length}, minmax(5.4rem, 1fr)) 2.4rem`;
-  const style = { '--vs-columns': template, '--vs-min-width': `${12.8 + columns.length * 5.4}rem` } as CSSProperties;
+  const template = `1.9rem minmax(8.5rem, 2fr) repeat(${columns.length}, minmax(5.8rem, 1fr)) 2.4rem`;
+  const style = { '--vs-columns': template, '--vs-min-width': `${12.8 + columns.length * 5.8}rem` } as CSSProperties;
   const dragOff = sort ? 'Vuelva al orden guardado (clic en el encabezado) para mover filas' : null;
 
   return (

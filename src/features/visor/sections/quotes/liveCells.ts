@@ -7,7 +7,7 @@ import { formatMarketTime } from '../../../../lib/numberFormat';
 import type { Quote } from '../../../../lib/quote';
 import type { QuoteColumn } from '../../../../protocol/workspace';
 
-const FLASH: Keyframe[] = [{ opacity: 0.3 }, { opacity: 0 }];
+const FLASH: Keyframe[] = [{ opacity: 0.2 }, { opacity: 0 }];
 const FLASH_OPTIONS: KeyframeAnimationOptions = { duration: 500, easing: 'ease-out', pseudoElement: '::after' };
 const reducedMotion = typeof matchMedia === 'function' ? matchMedia('(prefers-reduced-motion: reduce)') : null;
 
