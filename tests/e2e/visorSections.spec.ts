@@ -160,3 +160,31 @@ test('formula cards: presets with live values, a leg without a price said in wor
   await expect(section.getByRole('button', { name: 'Configuración' })).toHaveCount(0);
   await expect(mep.locator('[data-field="value"]')).toHaveText(/^\d{1,3}(\.\d{3})*,\d{4}$/);
 });
+
+test('a board of 200 rows renders only what is in view; rows scrolled to come in live', async ({ page }) => {
+  test.setTimeout(60_000);
+  const response = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO) });
+  const { token } = (await response.json()) as { token: string };
+  const catalogue = await fetch(`${server.url}/api/visores/primary/instruments`, { headers: { authorization: `Bearer ${token}` } });
+  const { instruments } = (await catalogue.json()) as { instruments: { instrumentId: { symbol: string } }[] };
+  const symbols = instruments.map((instrument) => instrument.instrumentId.symbol).filter((symbol) => !symbol.includes(',')).slice(0, 200);
+  expect(symbols).toHaveLength(200);
+
+  await page.goto(`${server.url}/auth/signin`);
+  await page.getByLabel('Usuario').fill(DEMO.username);
+  await page.getByLabel('Contraseña').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await page.goto(`${server.url}/test?secciones=${encodeURIComponent(symbols.join(','))}`);
+  const section = board(page);
+  await expect(section.getByRole('table')).toHaveAttribute('aria-rowcount', '201');
+  const rendered = section.locator('[role="row"][data-symbol]');
+  await expect(rendered.first()).toHaveAttribute('data-stale', 'false');
+  expect(await rendered.count()).toBeLessThan(40);
+
+  // The last row, scrolled to, is rendered and live (its symbol was held off screen all along).
+  await section.locator('.vs-table-scroll').evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  const lastRow = section.locator(`[role="row"][data-symbol="${symbols.at(-1)}"]`);
+  await expect(lastRow).toHaveAttribute('data-stale', 'false');
+  await expect(section.locator(`[role="row"][data-symbol="${symbols[0]}"]`)).toHaveCount(0);
+});

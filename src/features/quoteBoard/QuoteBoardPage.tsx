@@ -9,7 +9,7 @@ import { MarketConnection } from './MarketConnection';
 import { QuoteRow } from './QuoteRow';
 import { SECTIONS_PARAM, SectionsPreview } from './SectionsPreview';
 import { SymbolSearch } from './SymbolSearch';
-import { useBoardSymbols } from './boardSymbols';
+import { parseSymbolList, useBoardSymbols } from './boardSymbols';
 import './quoteBoard.css';
 
 export function QuoteBoardPage() {
@@ -53,7 +53,7 @@ export function QuoteBoardPage() {
           </div>
         )}
       </div>
-      {new URLSearchParams(search).has(SECTIONS_PARAM) && <SectionsPreview />}
+      {new URLSearchParams(search).has(SECTIONS_PARAM) && <SectionsPreview symbols={parseSymbolList(new URLSearchParams(search).get(SECTIONS_PARAM))} />}
       <EventLog />
     </section>
   );

@@ -1,7 +1,8 @@
 // The visor's two section types (issue 18) on the /test page, with `?secciones` in the address,
 // before the visor screen exists: each drawn as the screen will draw it, editable, its config
-// kept in this tab's state (not saved), with its settings button. Without the parameter the
-// /test page is as it was.
+// kept in this tab's state (not saved), with its settings button. `?secciones=A,B,C` starts the
+// quote board with those symbols (a board of hundreds of rows, for a benchmark). Without the
+// parameter the /test page is as it was.
 import { useState, type ReactNode } from 'react';
 import type { Section } from '../../protocol/workspace';
 import { formulaSection } from '../visor/sections/formula';
@@ -49,8 +50,8 @@ function Frame({ title, children, state }: { title: string; children: ReactNode;
   );
 }
 
-export function SectionsPreview() {
-  const quotes = useSection('quotes', quotesSection.defaultConfig(), quotesSection.defaultTitle);
+export function SectionsPreview({ symbols }: { symbols: readonly string[] }) {
+  const quotes = useSection('quotes', { ...quotesSection.defaultConfig(), rows: symbols.map((symbol) => ({ kind: 'symbol' as const, symbol })) }, quotesSection.defaultTitle);
   const formulas = useSection('formula', formulaSection.defaultConfig(), formulaSection.defaultTitle);
   const [offline, setOffline] = useState(false);
   const disabledReason = offline ? 'Sin conexión: los cambios no se pueden guardar' : null;
