@@ -32,7 +32,20 @@ export const QUOTE_COLUMN_LABELS: Record<QuoteColumn, string> = {
 /** Columns whose text is a price (the instrument's decimals). */
 const PRICE_COLUMNS = new Set<QuoteColumn>(['bid', 'ask', 'last', 'change', 'open', 'high', 'low', 'close', 'settlement']);
 /** Columns whose cell flashes when it changes: numbers a trader watches, not dates. */
-export const FLASHING_COLUMNS = new Set<QuoteColumn>(['bid_size', 'bid', 'ask', 'ask_size', 'last', 'change', 'change_pct', 'open', 'high', 'low', 'volume', 'open_interest']);
+export const FLASHING_COLUMNS = new Set<QuoteColumn>([
+  'bid_size',
+  'bid',
+  'ask',
+  'ask_size',
+  'last',
+  'change',
+  'change_pct',
+  'open',
+  'high',
+  'low',
+  'volume',
+  'open_interest',
+]);
 
 /** What a trader watches first for each kind of instrument; formulas show their value and its change. */
 const DEFAULTS: Record<InstrumentKind | 'formula', QuoteColumn[]> = {

@@ -31,7 +31,10 @@ async function openSections(page: Page): Promise<void> {
 
 const board = (page: Page) => page.getByRole('region', { name: 'Cotizaciones' });
 const cards = (page: Page) => page.getByRole('region', { name: 'Fórmulas' });
-const boardRow = (page: Page, name: string) => board(page).getByRole('row').filter({ has: page.getByRole('rowheader', { name }) });
+const boardRow = (page: Page, name: string) =>
+  board(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name }) });
 const rowNames = (page: Page) => board(page).locator('[role="rowgroup"].vs-table__body .vs-row__label').allTextContents();
 
 test('a quote board: symbols found as typed, a formula, live numbers, reorder, remove, sort and columns', async ({ page }) => {
@@ -167,7 +170,10 @@ test('a board of 200 rows renders only what is in view; rows scrolled to come in
   const { token } = (await response.json()) as { token: string };
   const catalogue = await fetch(`${server.url}/api/visores/primary/instruments`, { headers: { authorization: `Bearer ${token}` } });
   const { instruments } = (await catalogue.json()) as { instruments: { instrumentId: { symbol: string } }[] };
-  const symbols = instruments.map((instrument) => instrument.instrumentId.symbol).filter((symbol) => !symbol.includes(',')).slice(0, 200);
+  const symbols = instruments
+    .map((instrument) => instrument.instrumentId.symbol)
+    .filter((symbol) => !symbol.includes(','))
+    .slice(0, 200);
   expect(symbols).toHaveLength(200);
 
   await page.goto(`${server.url}/auth/signin`);

@@ -31,7 +31,15 @@ function useSection<T extends Section['type']>(type: T, initial: ConfigOf<T>, ti
   };
 }
 
-function Frame({ title, children, state }: { title: string; children: ReactNode; state: { editable: boolean; setEditable(on: boolean): void; toggleSettings(): void } }) {
+function Frame({
+  title,
+  children,
+  state,
+}: {
+  title: string;
+  children: ReactNode;
+  state: { editable: boolean; setEditable(on: boolean): void; toggleSettings(): void };
+}) {
   return (
     <section className="card sections-preview__frame" aria-label={title}>
       <header className="sections-preview__head">
@@ -51,7 +59,11 @@ function Frame({ title, children, state }: { title: string; children: ReactNode;
 }
 
 export function SectionsPreview({ symbols }: { symbols: readonly string[] }) {
-  const quotes = useSection('quotes', { ...quotesSection.defaultConfig(), rows: symbols.map((symbol) => ({ kind: 'symbol' as const, symbol })) }, quotesSection.defaultTitle);
+  const quotes = useSection(
+    'quotes',
+    { ...quotesSection.defaultConfig(), rows: symbols.map((symbol) => ({ kind: 'symbol' as const, symbol })) },
+    quotesSection.defaultTitle,
+  );
   const formulas = useSection('formula', formulaSection.defaultConfig(), formulaSection.defaultTitle);
   const [offline, setOffline] = useState(false);
   const disabledReason = offline ? 'Sin conexión: los cambios no se pueden guardar' : null;

@@ -50,7 +50,8 @@ export const FormulaCard = memo(function FormulaCard({ formula }: { formula: Nam
         change.dataset.sign = '0';
       }
       card.dataset.stale = String(stale);
-      noteText.nodeValue = formulaProblem(result) ?? (stale ? (result.time ? `Sin datos en vivo · último ${formatMarketTime(result.time)}` : 'Sin datos en vivo') : ' ');
+      noteText.nodeValue =
+        formulaProblem(result) ?? (stale ? (result.time ? `Sin datos en vivo · último ${formatMarketTime(result.time)}` : 'Sin datos en vivo') : ' ');
     };
     const stops = parsed.symbols.map((symbol) =>
       subscribeQuote(symbol, (state) => {

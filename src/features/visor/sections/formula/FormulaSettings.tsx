@@ -49,7 +49,13 @@ export function FormulaSettings({ formulas, disabledReason, onChange, onClose }:
                     <strong>{formula.name}</strong> <code>{formula.expression}</code>
                   </span>
                   <span className="vs-settings__item-buttons">
-                    <button type="button" className="button" disabled={disabledReason != null} onClick={() => setEditing(formula.name)} aria-label={`Editar ${formula.name}`}>
+                    <button
+                      type="button"
+                      className="button"
+                      disabled={disabledReason != null}
+                      onClick={() => setEditing(formula.name)}
+                      aria-label={`Editar ${formula.name}`}
+                    >
                       Editar
                     </button>
                     <button
@@ -76,7 +82,13 @@ export function FormulaSettings({ formulas, disabledReason, onChange, onClose }:
           <ul className="vs-presets">
             {presets.map((preset) => (
               <li key={preset.name}>
-                <button type="button" className="button" disabled={off != null} title={preset.expression} onClick={() => onChange([...formulas, { name: preset.name, expression: preset.expression }])}>
+                <button
+                  type="button"
+                  className="button"
+                  disabled={off != null}
+                  title={preset.expression}
+                  onClick={() => onChange([...formulas, { name: preset.name, expression: preset.expression }])}
+                >
                   Agregar {preset.name}
                 </button>
                 <span className="vs-note">{preset.description}</span>

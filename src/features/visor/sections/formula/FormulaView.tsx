@@ -11,10 +11,17 @@ export function FormulaView({ section, editable, onConfigChange, settingsOpen, o
   return (
     <div className="vs-formulas">
       {editable && settingsOpen && (
-        <FormulaSettings formulas={formulas} disabledReason={disabledReason} onChange={(next) => onConfigChange({ formulas: next })} onClose={onSettingsClose} />
+        <FormulaSettings
+          formulas={formulas}
+          disabledReason={disabledReason}
+          onChange={(next) => onConfigChange({ formulas: next })}
+          onClose={onSettingsClose}
+        />
       )}
       {formulas.length === 0 ? (
-        <p className="vs-empty">{editable ? 'Agregue fórmulas desde la configuración de la sección (p. ej. dólar MEP o CCL).' : 'Esta sección no tiene fórmulas.'}</p>
+        <p className="vs-empty">
+          {editable ? 'Agregue fórmulas desde la configuración de la sección (p. ej. dólar MEP o CCL).' : 'Esta sección no tiene fórmulas.'}
+        </p>
       ) : (
         <div className="vs-formula-cards">
           {formulas.map((formula) => (

@@ -72,7 +72,10 @@ function followFormula(expression: string, cells: LiveCells, marketLive: boolean
 }
 
 export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, marketLive, start, editable, dragOff, onRemove }: BoardRowProps) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id, disabled: !editable || dragOff != null });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
+    id,
+    disabled: !editable || dragOff != null,
+  });
   const rowRef = useRef<HTMLDivElement | null>(null);
   const noteRef = useRef<HTMLSpanElement>(null);
   const cellRefs = useRef(new Map<QuoteColumn, HTMLElement>());

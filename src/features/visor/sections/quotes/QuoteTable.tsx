@@ -67,7 +67,10 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
   const byId = useMemo(() => new Map(rows.map((row) => [rowId(row), row])), [rows]);
   const ids = useMemo(() => rows.map(rowId), [rows]);
   // A sorted view keeps its order; rows added since go last, removed ones drop out.
-  const shownIds = useMemo(() => (sort ? [...sort.order.filter((id) => byId.has(id)), ...ids.filter((id) => !sort.order.includes(id))] : ids), [sort, ids, byId]);
+  const shownIds = useMemo(
+    () => (sort ? [...sort.order.filter((id) => byId.has(id)), ...ids.filter((id) => !sort.order.includes(id))] : ids),
+    [sort, ids, byId],
+  );
 
   // Every symbol of the board is held while it shows, off screen unless a rendered row shows it.
   const symbolsKey = useMemo(() => [...new Set(rows.flatMap(rowSymbols))].join('\n'), [rows]);
@@ -88,7 +91,10 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
     getItemKey: (index) => shownIds[index]!,
   });
 
-  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
     const from = ids.indexOf(String(active.id));
@@ -153,7 +159,10 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
           collisionDetection={closestCenter}
           modifiers={[restrictToVerticalAxis]}
           onDragEnd={onDragEnd}
-          accessibility={{ announcements, screenReaderInstructions: { draggable: 'Para mover: Espacio para levantar, flechas para mover, Espacio para soltar, Escape para cancelar.' } }}
+          accessibility={{
+            announcements,
+            screenReaderInstructions: { draggable: 'Para mover: Espacio para levantar, flechas para mover, Espacio para soltar, Escape para cancelar.' },
+          }}
         >
           <SortableContext items={shownIds} strategy={verticalListSortingStrategy}>
             <div role="rowgroup" className="vs-table__body" style={{ height: virtualizer.getTotalSize() }}>

@@ -57,11 +57,23 @@ export function QuotesView({ section, editable, onConfigChange, settingsOpen, on
       )}
       {editable && adding === 'symbol' && <SymbolSearch onAdd={addSymbol} disabledReason={disabledReason ?? full} autoFocus />}
       {editable && adding === 'formula' && (
-        <FormulaForm taken={formulaNames} submitLabel="Agregar" disabledReason={disabledReason ?? full} onSubmit={addFormula} onCancel={() => setAdding(null)} />
+        <FormulaForm
+          taken={formulaNames}
+          submitLabel="Agregar"
+          disabledReason={disabledReason ?? full}
+          onSubmit={addFormula}
+          onCancel={() => setAdding(null)}
+        />
       )}
       {notice && <p className="vs-note">{notice}</p>}
       {editable && settingsOpen && (
-        <ColumnSettings chosen={config.columns} shown={columns} disabledReason={disabledReason} onChange={(next) => onConfigChange({ ...config, columns: next })} onClose={onSettingsClose} />
+        <ColumnSettings
+          chosen={config.columns}
+          shown={columns}
+          disabledReason={disabledReason}
+          onChange={(next) => onConfigChange({ ...config, columns: next })}
+          onClose={onSettingsClose}
+        />
       )}
       {rows.length === 0 ? (
         <p className="vs-empty">{editable ? 'Agregue un símbolo para ver sus precios.' : 'Esta tabla no tiene filas.'}</p>

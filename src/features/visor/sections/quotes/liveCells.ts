@@ -38,7 +38,13 @@ function flash(cell: LiveCell) {
   } else cell.flash = cell.node.animate(FLASH, FLASH_OPTIONS);
 }
 
-export function liveCells(row: HTMLElement, nodes: ReadonlyMap<QuoteColumn, HTMLElement>, columns: readonly QuoteColumn[], note: HTMLElement, decimals: number): LiveCells {
+export function liveCells(
+  row: HTMLElement,
+  nodes: ReadonlyMap<QuoteColumn, HTMLElement>,
+  columns: readonly QuoteColumn[],
+  note: HTMLElement,
+  decimals: number,
+): LiveCells {
   const cells: LiveCell[] = columns.map((column) => {
     const node = nodes.get(column)!;
     return { column, node, text: node.firstChild as Text, shown: null, sign: 0, flash: null };
