@@ -9,14 +9,15 @@ import type { Quote } from './quote';
 
 export const EMPTY_CELL = '—';
 
+/** Each column's name, in the settings and as the header's hover text. */
 export const QUOTE_COLUMN_LABELS: Record<QuoteColumn, string> = {
-  bid_size: 'Cant. compra',
+  bid_size: 'Cantidad compra',
   bid: 'Compra',
   ask: 'Venta',
-  ask_size: 'Cant. venta',
+  ask_size: 'Cantidad venta',
   last: 'Último',
   change: 'Variación',
-  change_pct: 'Var. %',
+  change_pct: 'Variación %',
   open: 'Apertura',
   high: 'Máximo',
   low: 'Mínimo',
@@ -25,8 +26,20 @@ export const QUOTE_COLUMN_LABELS: Record<QuoteColumn, string> = {
   volume: 'Volumen',
   open_interest: 'Interés abierto',
   expiration: 'Vencimiento',
-  days_to_expiry: 'Días al vto.',
+  days_to_expiry: 'Días al vencimiento',
   time: 'Hora',
+};
+
+/** Each column's header, short enough for a narrow column. */
+export const QUOTE_COLUMN_HEADERS: Record<QuoteColumn, string> = {
+  ...QUOTE_COLUMN_LABELS,
+  bid_size: 'Cant. C',
+  ask_size: 'Cant. V',
+  change: 'Var.',
+  change_pct: 'Var. %',
+  close: 'Cierre ant.',
+  open_interest: 'Int. abierto',
+  days_to_expiry: 'Días vto.',
 };
 
 /** Columns whose text is a price (the instrument's decimals). */

@@ -17,6 +17,7 @@ import {
   WorkspaceState,
   isFolderNode,
   migrateQuotesConfig,
+  storedSecciones,
   Section,
   visorLink,
   type FolderNode,
@@ -197,5 +198,15 @@ describe('the quote board config (issue 18)', () => {
   it('migrates only the old shape: a config that has rows is left to the strict parse', () => {
     expect(migrateQuotesConfig({ rows: [], symbols: ['X'], columns: [] })).toEqual({ rows: [], symbols: ['X'], columns: [] });
     expect(quotes({ rows: [], symbols: ['X'], columns: [] }).success).toBe(false);
+  });
+
+  it("reads stored sections in today's shapes: an old quote board as rows, other sections untouched", () => {
+    const layout = { x: 0, y: 0, w: 4, h: 4 };
+    const formula = { id: 'f', type: 'formula', title: 'F', layout, config: { formulas: [{ name: 'MEP', expression: 'BYMA:AL30/BYMA:AL30D' }] } };
+    const stored = JSON.stringify([{ id: 'q', type: 'quotes', title: 'Q', layout, config: { symbols: ['DLR/DIC26'], columns: [] } }, formula]);
+    expect(storedSecciones(stored)).toEqual([
+      { id: 'q', type: 'quotes', title: 'Q', layout, config: { rows: [{ kind: 'symbol', symbol: 'DLR/DIC26' }], columns: [] } },
+      formula,
+    ]);
   });
 });

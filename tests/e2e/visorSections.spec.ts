@@ -110,7 +110,8 @@ test('a quote board: symbols found as typed, a formula, live numbers, reorder, r
   await expect(section.getByRole('columnheader', { name: /Hora/ })).toHaveCount(1);
   await expect(al30.locator('[data-field="time"]')).toHaveText(/^\d\d:\d\d:\d\d$/);
 
-  await page.screenshot({ path: 'test-results/visor-sections-board.png', fullPage: true });
+  await section.getByRole('button', { name: 'Cerrar' }).click();
+  await section.screenshot({ path: 'test-results/visor-sections-board.png' });
 
   // Read-only: no add, drag nor row menu.
   await section.getByRole('checkbox', { name: 'Editar' }).uncheck();
@@ -142,6 +143,9 @@ test('formula cards: presets with live values, a leg without a price said in wor
   await expect(missing).toContainText('Sin precio de NOEXISTE');
   await expect(missing.locator('[data-field="value"]')).toHaveText('—');
   await expect(section).not.toContainText('NaN');
+  await section.getByRole('button', { name: 'Cerrar' }).click();
+  await section.screenshot({ path: 'test-results/visor-sections-formulas.png' });
+  await section.getByRole('button', { name: 'Configuración' }).click();
 
   // Edit a formula's name, remove another.
   await section.getByRole('button', { name: 'Editar Sin precio' }).click();
@@ -151,8 +155,6 @@ test('formula cards: presets with live values, a leg without a price said in wor
   await section.getByRole('button', { name: 'Cancelar' }).click();
   await section.getByRole('button', { name: 'Quitar Sin precio' }).click();
   await expect(section.getByRole('article')).toHaveCount(2);
-
-  await page.screenshot({ path: 'test-results/visor-sections-formulas.png', fullPage: true });
 
   // With the server out of reach, the controls that need it are off and say why.
   await page.getByRole('checkbox', { name: 'Simular controles sin servidor' }).check();

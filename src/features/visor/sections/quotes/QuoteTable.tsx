@@ -10,7 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties }
 import { readQuote, useMarketStatus } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaQuote, formulaValue } from '../../../../lib/formulaValue';
-import { cellNumber, QUOTE_COLUMN_LABELS } from '../../../../lib/quoteColumns';
+import { cellNumber, QUOTE_COLUMN_HEADERS, QUOTE_COLUMN_LABELS } from '../../../../lib/quoteColumns';
 import { displaySymbol } from '../../../../lib/symbolNames';
 import type { QuoteColumn, QuoteRowConfig } from '../../../../protocol/workspace';
 import { BoardRow, ROW_HEIGHT } from './BoardRow';
@@ -124,8 +124,8 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
   const ariaSort = (key: SortKey) => (sort?.key === key ? (sort.descending ? 'descending' : 'ascending') : 'none');
   const arrow = (key: SortKey) => (sort?.key === key ? (sort.descending ? ' ▼' : ' ▲') : '');
 
-  const template = `1.9rem minmax(8.5rem, 2fr) repeat(${columns.length}, minmax(5.8rem, 1fr)) 2.4rem`;
-  const style = { '--vs-columns': template, '--vs-min-width': `${12.8 + columns.length * 5.8}rem` } as CSSProperties;
+  const template = `1.9rem minmax(8.5rem, 2fr) repeat(${columns.length}, minmax(6.2rem, 1fr)) 2.4rem`;
+  const style = { '--vs-columns': template, '--vs-min-width': `${12.8 + columns.length * 6.2}rem` } as CSSProperties;
   const dragOff = sort ? 'Vuelva al orden guardado (clic en el encabezado) para mover filas' : null;
 
   return (
@@ -144,7 +144,7 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
             {columns.map((column) => (
               <span role="columnheader" key={column} aria-sort={ariaSort(column)}>
                 <button type="button" className="vs-sort" onClick={() => clickHeader(column)} title={`Ordenar por ${QUOTE_COLUMN_LABELS[column]}`}>
-                  {QUOTE_COLUMN_LABELS[column]}
+                  {QUOTE_COLUMN_HEADERS[column]}
                   {arrow(column)}
                 </button>
               </span>
