@@ -166,7 +166,7 @@ test('formula cards: presets with live values, a leg without a price said in wor
   await expect(mep.locator('[data-field="value"]')).toHaveText(/^\d{1,3}(\.\d{3})*,\d{4}$/);
 });
 
-test('a board of 200 rows renders only what is in view; rows scrolled to come in live', async ({ page }) => {
+test('a board of 200 rows renders only what is in view; rows scrolled to come in live; stale with their time while the server is gone', async ({ page }) => {
   test.setTimeout(60_000);
   const response = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO) });
   const { token } = (await response.json()) as { token: string };
@@ -195,4 +195,13 @@ test('a board of 200 rows renders only what is in view; rows scrolled to come in
   const lastRow = section.locator(`[role="row"][data-symbol="${symbols.at(-1)}"]`);
   await expect(lastRow).toHaveAttribute('data-stale', 'false');
   await expect(section.locator(`[role="row"][data-symbol="${symbols[0]}"]`)).toHaveCount(0);
+
+  // The server gone: rows are marked stale with the time of their last value, then live again once it is back.
+  await server.kill();
+  await expect(lastRow).toHaveAttribute('data-stale', 'true');
+  await expect(lastRow.locator('.vs-row__note')).toHaveText(/^último \d\d:\d\d:\d\d$/);
+  await expect(lastRow.locator('.vs-row__note')).toHaveAttribute('title', /^No está en vivo \(último \d\d:\d\d:\d\d\)$/);
+  await server.restart();
+  await expect(lastRow).toHaveAttribute('data-stale', 'false', { timeout: 30_000 });
+  await expect(lastRow.locator('.vs-row__note')).toHaveText('');
 });
