@@ -90,15 +90,26 @@ test('a quote board: symbols found as typed, a formula, live numbers, reorder, r
   await said('AL30 24hs quedó en la posición 2 de 3.');
   await expect.poll(() => rowNames(page)).toEqual(['GGAL 24hs', 'AL30 24hs', 'ƒ MEP']);
 
+  // And by the pointer: the formula row dragged by its handle to the top.
+  const handle = section.getByRole('button', { name: 'Mover MEP' });
+  const from = (await handle.boundingBox())!;
+  const top = (await section.getByRole('button', { name: 'Mover GGAL 24hs' }).boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
+  await page.mouse.move(top.x + top.width / 2, top.y + 2, { steps: 10 });
+  await page.mouse.up();
+  await expect.poll(() => rowNames(page)).toEqual(['ƒ MEP', 'GGAL 24hs', 'AL30 24hs']);
+
   // Remove from the row menu.
   await section.getByRole('button', { name: 'Acciones de GGAL 24hs' }).click();
   await page.getByRole('menuitem', { name: 'Quitar' }).click();
-  await expect.poll(() => rowNames(page)).toEqual(['AL30 24hs', 'ƒ MEP']);
+  await expect.poll(() => rowNames(page)).toEqual(['ƒ MEP', 'AL30 24hs']);
 
-  // A header sorts the view (largest first), a second click the other way; dragging is off while sorted.
+  // A header sorts the view (names A to Z, numbers largest first), a second click the other way; dragging is off while sorted.
   await section.getByRole('button', { name: 'Símbolo', exact: true }).click();
   await expect(section.getByRole('columnheader', { name: /^Símbolo/ })).toHaveAttribute('aria-sort', 'ascending');
-  expect(await rowNames(page)).toEqual(['AL30 24hs', 'ƒ MEP']);
+  await expect.poll(() => rowNames(page)).toEqual(['AL30 24hs', 'ƒ MEP']);
   await section.getByRole('button', { name: /^Símbolo [▲▼]$/ }).click();
   await expect.poll(() => rowNames(page)).toEqual(['ƒ MEP', 'AL30 24hs']);
   await expect(section.getByRole('button', { name: 'Mover AL30 24hs' })).toBeDisabled();
