@@ -10,6 +10,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties }
 import { readQuote, useMarketStatus } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaQuote, formulaValue } from '../../../../lib/formulaValue';
+import { DEFAULT_DECIMALS } from '../../../../lib/numberFormat';
 import { cellNumber, QUOTE_COLUMN_HEADERS, QUOTE_COLUMN_LABELS } from '../../../../lib/quoteColumns';
 import { displaySymbol } from '../../../../lib/symbolNames';
 import type { QuoteColumn, QuoteRowConfig } from '../../../../protocol/workspace';
@@ -175,7 +176,7 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
                     id={id}
                     row={row}
                     columns={columns}
-                    decimals={row.kind === 'symbol' ? decimalsOf(row.symbol) : 4}
+                    decimals={row.kind === 'symbol' ? decimalsOf(row.symbol) : DEFAULT_DECIMALS}
                     marketLive={marketLive}
                     start={item.start}
                     editable={editable}
