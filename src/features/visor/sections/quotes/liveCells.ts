@@ -32,10 +32,11 @@ export function staleNote(time: number | null | undefined): string {
 
 function flash(cell: LiveCell) {
   if (reducedMotion?.matches || typeof cell.node.animate !== 'function') return;
-  if (cell.flash) {
-    cell.flash.cancel();
-    cell.flash.play();
-  } else cell.flash = cell.node.animate(FLASH, FLASH_OPTIONS);
+  // A flash still running is left to finish: a number changing every frame pulses twice a
+  // second instead of glowing, and the board does not restart an animation per tick.
+  if (cell.flash?.playState === 'running') return;
+  if (cell.flash) cell.flash.play();
+  else cell.flash = cell.node.animate(FLASH, FLASH_OPTIONS);
 }
 
 export function liveCells(
