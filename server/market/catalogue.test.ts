@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { FORMULA_PRESETS } from '../../src/lib/formulaPresets.js';
+import { parseFormula } from '../../src/lib/formula.js';
+import { exchangeSymbol } from '../../src/lib/symbolNames.js';
 import { buildCatalogue, searchInstruments } from './catalogue.js';
 
 const settings = { spot: 1450, mep: 1480, ccl: 1510 };
@@ -93,5 +96,17 @@ describe('catalogue', () => {
     expect(searchInstruments(catalogue, 'soja')[0]!.product).toBe('SOJ.ROS');
     expect(searchInstruments(catalogue, 'dlr/dic26')[0]!.instrumentId.symbol).toBe('DLR/DIC26');
     expect(searchInstruments(catalogue, '   ')).toEqual([]);
+  });
+});
+
+describe('the formula presets of the visor (issue 18)', () => {
+  const catalogue = buildCatalogue(today, settings);
+
+  it.each(FORMULA_PRESETS.map((preset) => [preset.name, preset.expression] as const))('%s names instruments the catalogue lists', (_name, expression) => {
+    const parsed = parseFormula(expression);
+    expect(parsed.ok).toBe(true);
+    for (const symbol of parsed.symbols) expect(catalogue.resolve(symbol), symbol).not.toBeNull();
+    // The board looks up decimals and kinds by the exchange's name of each leg.
+    for (const symbol of parsed.symbols) expect(catalogue.resolve(exchangeSymbol(symbol))?.instrumentId.symbol).toBe(exchangeSymbol(symbol));
   });
 });

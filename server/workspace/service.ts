@@ -14,6 +14,7 @@ import type { Kysely } from 'kysely';
 import {
   DEFAULT_VISOR_COLOR,
   storedColor,
+  storedSecciones,
   type Favourites,
   type PublicVisor,
   type ReadVisor,
@@ -53,7 +54,7 @@ export function toVisor(row: VisorRow): Visor {
     color: storedColor(row.color),
     fav: row.fav === 1,
     public: row.public === 1,
-    secciones: JSON.parse(row.secciones) as Section[],
+    secciones: storedSecciones(row.secciones),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
@@ -67,7 +68,7 @@ export function toPublicVisor(row: VisorRow): PublicVisor {
     emoji: row.emoji,
     color: storedColor(row.color),
     public: true,
-    secciones: JSON.parse(row.secciones) as Section[],
+    secciones: storedSecciones(row.secciones),
   };
 }
 
@@ -332,7 +333,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         const source = await readable(trx, actor.user, visorId);
         if (!source) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
         const title = `${source.title} (copia)`.slice(0, 200);
-        const secciones = JSON.parse(source.secciones) as Section[];
+        const secciones = storedSecciones(source.secciones);
         const inserted = await insertVisor(trx, actor.user, { title, emoji: source.emoji, color: storedColor(source.color), secciones }, null);
         return { row: inserted, workspace: await stateOf(trx, actor.user.id) };
       });

@@ -83,4 +83,23 @@ describe('off-screen tracker', () => {
     run();
     expect(reports).toEqual([['A'], ['A']]);
   });
+
+  it("holds a symbol off screen for a virtual list's unrendered rows until a rendered row shows it (issue 18)", () => {
+    const { tracker, reports, run, watchers, element } = setup();
+    const releaseList = tracker.hold('A', 'off-screen');
+    run();
+    expect(reports.at(-1)).toEqual(['A']);
+    const row = element();
+    const releaseRow = tracker.hold('A', row);
+    run();
+    expect(reports.at(-1)).toEqual([]);
+    watchers.get(row)!(false);
+    run();
+    expect(reports.at(-1)).toEqual(['A']);
+    releaseRow();
+    releaseList();
+    releaseList();
+    run();
+    expect(reports.at(-1)).toEqual([]);
+  });
 });

@@ -14,8 +14,12 @@ export interface OffScreenTrackerOptions {
 }
 
 export interface OffScreenTracker {
-  /** Counts a hold of the symbol, shown by `element` (null: counted as on screen); returns the release. */
-  hold(symbol: string, element: Element | null): () => void;
+  /**
+   * Counts a hold of the symbol, shown by `element` (null: counted as on screen;
+   * 'off-screen': a list that keeps the symbol for rows it does not render, counted as an
+   * element never in view); returns the release.
+   */
+  hold(symbol: string, element: Element | null | 'off-screen'): () => void;
   /** Reports the list again (the worker forgot this tab). */
   resend(): void;
 }
@@ -68,6 +72,17 @@ export function createOffScreenTracker(options: OffScreenTrackerOptions): OffScr
           if (released) return;
           released = true;
           entry.plain -= 1;
+          dropIfUnheld(symbol, entry);
+          changed();
+        };
+      }
+      if (element === 'off-screen') {
+        entry.elements += 1;
+        changed();
+        return () => {
+          if (released) return;
+          released = true;
+          entry.elements -= 1;
           dropIfUnheld(symbol, entry);
           changed();
         };

@@ -88,6 +88,11 @@ export function usePositionsStatus(): PositionsStatus {
   return useAtomValue(positionsStatusAtom, { store: dataStore });
 }
 
+/** The symbol's state now (a sort by the values on screen reads them once). */
+export function readQuote(symbol: string): QuoteState | null {
+  return dataStore.get(quoteAtom(symbol));
+}
+
 /**
  * Calls `listener` with the symbol's state now and after every change, outside React: hot
  * cells (a quote board of hundreds of rows) write their text straight into the DOM instead

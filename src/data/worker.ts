@@ -177,9 +177,9 @@ export function dataWorker(): DataWorker {
 /**
  * Holds a symbol's live quotes for this tab until the returned function is called. With the
  * element that shows it (a quote row), the symbol may come less often while every element
- * that shows it is off screen.
+ * that shows it is off screen; 'off-screen' holds it for a row a virtual list does not render.
  */
-export function holdSymbol(symbol: string, element: Element | null = null): () => void {
+export function holdSymbol(symbol: string, element: Element | null | 'off-screen' = null): () => void {
   startDataWorker();
   const release = subscriptions.hold(symbol);
   const releaseView = offScreen.hold(symbol, element);

@@ -82,3 +82,17 @@ describe('evaluateFormula', () => {
     expect(value('BYMA:AL30 / 0')).toBeNull();
   });
 });
+
+describe('the spot reference in formulas (issue 18)', () => {
+  it('reads ROFEX:DLR/SPOT as one symbol, not a division by SPOT', () => {
+    const parsed = parseFormula('(BYMA:AL30/BYMA:AL30D) / ROFEX:DLR/SPOT');
+    expect(parsed.ok && parsed.symbols).toEqual(['BYMA:AL30', 'BYMA:AL30D', 'ROFEX:DLR/SPOT']);
+    const prices: Record<string, number> = { 'BYMA:AL30': 120000, 'BYMA:AL30D': 100, 'ROFEX:DLR/SPOT': 1000 };
+    expect(parsed.ok && evaluateFormula(parsed.ast, (symbol) => prices[symbol])).toBeCloseTo(1.2);
+  });
+
+  it('still divides by a symbol whose name starts with SPOT', () => {
+    const parsed = parseFormula('ROFEX:DLR/SPOTX');
+    expect(parsed.ok).toBe(false);
+  });
+});

@@ -16,6 +16,9 @@ import {
   VisorNodeSchema,
   WorkspaceState,
   isFolderNode,
+  migrateQuotesConfig,
+  storedSecciones,
+  Section,
   visorLink,
   type FolderNode,
   type TreeNode,
@@ -151,5 +154,59 @@ describe('the tree answers', () => {
     const body = { status: 'success', data: { visores: [{ visor_id: 'v', emoji: '', title: 'V' }], folders: [folder('F', chain(2))] } };
     expect(FavsResponse.parse(body)).toEqual(body);
     expect(FavsResponse.safeParse({ ...body, data: { ...body.data, folders: [leaf('v')] } }).success).toBe(false);
+  });
+});
+
+describe('the quote board config (issue 18)', () => {
+  const quotes = (config: unknown) => Section.safeParse({ id: 'q1', type: 'quotes', title: 'Bonos', layout: { x: 0, y: 0, w: 6, h: 4 }, config });
+
+  it('reads a config stored before formula rows, {symbols, columns}, as symbol rows in order', () => {
+    const parsed = quotes({ symbols: ['DLR/DIC26', 'MERV - XMEV - AL30 - 24hs'], columns: ['bid', 'ask'] });
+    expect(parsed.success && parsed.data.config).toEqual({
+      rows: [
+        { kind: 'symbol', symbol: 'DLR/DIC26' },
+        { kind: 'symbol', symbol: 'MERV - XMEV - AL30 - 24hs' },
+      ],
+      columns: ['bid', 'ask'],
+    });
+  });
+
+  it('keeps symbol and formula rows of the new shape unchanged, and days to expiry as a column', () => {
+    const config = {
+      rows: [
+        { kind: 'symbol', symbol: 'DLR/DIC26' },
+        { kind: 'formula', name: 'MEP', expression: 'BYMA:AL30/BYMA:AL30D' },
+      ],
+      columns: ['last', 'days_to_expiry'],
+    };
+    const parsed = quotes(config);
+    expect(parsed.success && parsed.data.config).toEqual(config);
+  });
+
+  it.each([
+    ['an unknown key of the old shape', { symbols: ['GGAL'], columns: [], colour: 'red' }, 'colour'],
+    ['an empty symbol of the old shape', { symbols: [' '], columns: [] }, 'El símbolo no puede estar vacío'],
+    ['a formula row without a name', { rows: [{ kind: 'formula', name: '', expression: 'BYMA:AL30' }], columns: [] }, 'El nombre no puede estar vacío'],
+    ['a row of an unknown kind', { rows: [{ kind: 'chart', symbol: 'X' }], columns: [] }, 'Fila desconocida'],
+    ['too many rows', { rows: Array.from({ length: 501 }, (_, i) => ({ kind: 'symbol', symbol: `S${i}` })), columns: [] }, '500 filas'],
+  ])('refuses %s with a message that names it', (_case, config, message) => {
+    const parsed = quotes(config);
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error?.issues)).toContain(message);
+  });
+
+  it('migrates only the old shape: a config that has rows is left to the strict parse', () => {
+    expect(migrateQuotesConfig({ rows: [], symbols: ['X'], columns: [] })).toEqual({ rows: [], symbols: ['X'], columns: [] });
+    expect(quotes({ rows: [], symbols: ['X'], columns: [] }).success).toBe(false);
+  });
+
+  it("reads stored sections in today's shapes: an old quote board as rows, other sections untouched", () => {
+    const layout = { x: 0, y: 0, w: 4, h: 4 };
+    const formula = { id: 'f', type: 'formula', title: 'F', layout, config: { formulas: [{ name: 'MEP', expression: 'BYMA:AL30/BYMA:AL30D' }] } };
+    const stored = JSON.stringify([{ id: 'q', type: 'quotes', title: 'Q', layout, config: { symbols: ['DLR/DIC26'], columns: [] } }, formula]);
+    expect(storedSecciones(stored)).toEqual([
+      { id: 'q', type: 'quotes', title: 'Q', layout, config: { rows: [{ kind: 'symbol', symbol: 'DLR/DIC26' }], columns: [] } },
+      formula,
+    ]);
   });
 });

@@ -158,13 +158,47 @@ export const QUOTE_COLUMNS = [
   'volume',
   'open_interest',
   'expiration',
+  'days_to_expiry',
   'time',
 ] as const;
 
-export const QuotesConfig = z.strictObject({
-  symbols: z.array(Symbol).max(500, 'Una tabla no puede superar 500 símbolos'),
-  columns: z.array(z.enum(QUOTE_COLUMNS)).max(QUOTE_COLUMNS.length),
-});
+export type QuoteColumn = (typeof QUOTE_COLUMNS)[number];
+const FormulaName = text('El nombre', 100, true).min(1, 'El nombre no puede estar vacío');
+
+export const MAX_QUOTE_ROWS = 500;
+
+/** A row of a quote board: a symbol (`DLR/DIC26`, `MERV - XMEV - AL30 - 24hs`) or a named formula. */
+export const QuoteRowConfig = z.discriminatedUnion(
+  'kind',
+  [z.strictObject({ kind: z.literal('symbol'), symbol: Symbol }), z.strictObject({ kind: z.literal('formula'), name: FormulaName, expression: Expression })],
+  { error: "Fila desconocida: se esperaba {kind: 'symbol', symbol} o {kind: 'formula', name, expression}" },
+);
+export type QuoteRowConfig = z.infer<typeof QuoteRowConfig>;
+
+/**
+ * A quote board's config as stored before formula rows (issue 18): `{symbols, columns}`,
+ * read as `{rows, columns}` with one symbol row per symbol. Other keys stay, so an unknown
+ * one is still refused by name.
+ */
+export function migrateQuotesConfig(raw: unknown): unknown {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !('symbols' in raw) || 'rows' in raw) return raw;
+  const { symbols, ...rest } = raw as { symbols: unknown };
+  const rows = Array.isArray(symbols) ? symbols.map((symbol: unknown) => ({ kind: 'symbol', symbol })) : symbols;
+  return { ...rest, rows };
+}
+
+/**
+ * A quote board: its rows in order, and its columns (none: the defaults of the kinds of
+ * instruments on it, src/lib/quoteColumns.ts). Old configs `{symbols, columns}` still load.
+ */
+export const QuotesConfig = z.preprocess(
+  migrateQuotesConfig,
+  z.strictObject({
+    rows: z.array(QuoteRowConfig).max(MAX_QUOTE_ROWS, `Una tabla no puede superar ${MAX_QUOTE_ROWS} filas`),
+    columns: z.array(z.enum(QUOTE_COLUMNS)).max(QUOTE_COLUMNS.length),
+  }),
+);
+export type QuotesConfig = z.infer<typeof QuotesConfig>;
 
 export const CHART_INTERVALS = ['1m', '5m', '15m', '1h', '1d'] as const;
 export const CHART_RANGES = ['1d', '5d', '1M', '3M', '6M', '1Y', '5Y', '10Y'] as const;
@@ -184,11 +218,14 @@ export const CurveConfig = z.strictObject({
   dayCount: z.enum(['calendar', 'weekdays']).default('calendar'),
 });
 
+export const NamedFormula = z.strictObject({ name: FormulaName, expression: Expression });
+export type NamedFormula = z.infer<typeof NamedFormula>;
+export const MAX_FORMULAS = 100;
+
 export const FormulaConfig = z.strictObject({
-  formulas: z
-    .array(z.strictObject({ name: text('El nombre', 100, true).min(1, 'El nombre no puede estar vacío'), expression: Expression }))
-    .max(100, 'Una sección no puede superar 100 fórmulas'),
+  formulas: z.array(NamedFormula).max(MAX_FORMULAS, `Una sección no puede superar ${MAX_FORMULAS} fórmulas`),
 });
+export type FormulaConfig = z.infer<typeof FormulaConfig>;
 
 export const PositionsConfig = z.strictObject({
   account: text('La cuenta', 50, true).min(1, 'La cuenta no puede estar vacía'),
@@ -220,6 +257,18 @@ export const Section = z.discriminatedUnion(
 );
 export type Section = z.infer<typeof Section>;
 export type SectionType = Section['type'];
+
+/**
+ * The sections of a visor as stored (JSON written by an earlier version, already checked
+ * when saved), in today's shapes: a quote board of `{symbols, columns}` reads as rows.
+ */
+export function storedSecciones(json: string): Section[] {
+  const sections = JSON.parse(json) as Section[];
+  return sections.map((section) =>
+    section.type === 'quotes' ? ({ ...section, config: migrateQuotesConfig(section.config) as SectionOfQuotes['config'] } satisfies SectionOfQuotes) : section,
+  );
+}
+type SectionOfQuotes = Extract<Section, { type: 'quotes' }>;
 
 export const Secciones = z.array(Section).max(MAX_SECTIONS, `Un visor no puede superar ${MAX_SECTIONS} secciones`);
 

@@ -583,6 +583,28 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       expect((await readVisor(demo, id)).public).toBe(false);
     });
 
+    it('loads a quote board stored before formula rows ({symbols, columns}) as symbol rows, and saves it back (issue 18)', async () => {
+      const id = await newVisor(demo, { title: 'Viejo' });
+      const old = { ...SECTIONS[0]!, config: { symbols: ['DLR/DIC26', 'MERV - XMEV - AL30 - 24hs'], columns: ['bid', 'last'] } };
+      await server.app.ctx.db
+        .updateTable('visores')
+        .set({ secciones: JSON.stringify([old]) })
+        .where('id', '=', id)
+        .execute();
+      const loaded = await readVisor(demo, id);
+      const rows = [
+        { kind: 'symbol', symbol: 'DLR/DIC26' },
+        { kind: 'symbol', symbol: 'MERV - XMEV - AL30 - 24hs' },
+      ];
+      expect(loaded.secciones).toEqual([{ ...old, config: { rows, columns: ['bid', 'last'] } }]);
+
+      // The screen saves what it read, in the new shape; a client that still sends the old one is read the same way.
+      expectSuccess(await demo.api.put(`/api/visores/${id}/update_secciones`, { secciones: loaded.secciones }));
+      expect((await readVisor(demo, id)).secciones).toEqual(loaded.secciones);
+      expectSuccess(await demo.api.put(`/api/visores/${id}/update_secciones`, { secciones: [old] }));
+      expect(JSON.parse((await visorRow(id))!.secciones)).toEqual(loaded.secciones);
+    });
+
     it('refuses a body over 1 MB with 413 and keeps the sections', async () => {
       const id = await newVisor(demo);
       expectSuccess(await demo.api.put(`/api/visores/${id}/update_secciones`, { secciones: SECTIONS }));

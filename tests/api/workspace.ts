@@ -25,7 +25,14 @@ export const SECTIONS: Section[] = [
     type: 'quotes',
     title: 'Dólar futuro',
     layout: { x: 0, y: 0, w: 6, h: 4 },
-    config: { symbols: ['DLR/DIC26', 'DLR/ENE27'], columns: ['bid', 'ask', 'last', 'change_pct'] },
+    config: {
+      rows: [
+        { kind: 'symbol', symbol: 'DLR/DIC26' },
+        { kind: 'symbol', symbol: 'DLR/ENE27' },
+        { kind: 'formula', name: 'Pase', expression: 'ROFEX:DLR/ENE27 - ROFEX:DLR/DIC26' },
+      ],
+      columns: ['bid', 'ask', 'last', 'change_pct'],
+    },
   },
   {
     id: 'chart-1',

@@ -9,6 +9,8 @@ export const marketKeys = {
   search: (text: string) => [...marketKeys.all, 'search', text.trim()] as const,
   /** The search a submitted text runs once more, apart from the live search of the same text. */
   submittedSearch: (text: string) => [...marketKeys.search(text), 'submitted'] as const,
+  /** The whole catalogue (GET /visores/primary/instruments). */
+  instruments: () => [...marketKeys.all, 'instruments'] as const,
 };
 
 export const profileKeys = {

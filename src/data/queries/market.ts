@@ -1,6 +1,6 @@
-// Market server state: the instrument search (POST /visores/search).
+// Market server state: the instrument search (POST /visores/search) and the catalogue (GET /visores/primary/instruments).
 import { queryOptions } from '@tanstack/react-query';
-import { SearchResponse, type SearchHit } from '../../protocol/market';
+import { InstrumentsResponse, SearchResponse, type PrimaryInstrument, type SearchHit } from '../../protocol/market';
 import { apiRequest } from '../api';
 import { getToken } from '../session';
 import { marketKeys } from './keys';
@@ -10,7 +10,24 @@ async function search(text: string, signal: AbortSignal): Promise<SearchHit[]> {
   return answer.data;
 }
 
+async function instruments(signal: AbortSignal): Promise<PrimaryInstrument[]> {
+  const answer = await apiRequest('/visores/primary/instruments', { token: getToken(), signal, schema: InstrumentsResponse });
+  return answer.instruments;
+}
+
 export const marketQueries = {
+  /**
+   * The catalogue (each instrument's price precision, for the quote board's decimals). It
+   * changes once a day at most: read once per tab and kept.
+   */
+  instruments: () =>
+    queryOptions({
+      queryKey: marketKeys.instruments(),
+      queryFn: ({ signal }) => instruments(signal),
+      staleTime: Number.POSITIVE_INFINITY,
+      gcTime: Number.POSITIVE_INFINITY,
+    }),
+
   /**
    * Instruments matching a text, best first. TanStack's signal aborts the request once
    * nobody waits for it (the text changed before the answer came).

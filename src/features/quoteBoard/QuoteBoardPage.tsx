@@ -1,13 +1,15 @@
 // The spec's test route (/test) as a live quote board: symbols picked by search, one row per
 // symbol fed by the data worker through its Jotai atom, cached prices shown at once and
-// marked stale until live data arrives, the socket's state, and the worker's event log.
+// marked stale until live data arrives, the socket's state, and the worker's event log. With
+// `?secciones`, the visor's quote board and formula sections below it (SectionsPreview).
 import { useLocation } from 'react-router-dom';
 import { useMarketStatus } from '../../data/store';
 import { EventLog } from './EventLog';
 import { MarketConnection } from './MarketConnection';
 import { QuoteRow } from './QuoteRow';
+import { SECTIONS_PARAM, SectionsPreview } from './SectionsPreview';
 import { SymbolSearch } from './SymbolSearch';
-import { useBoardSymbols } from './boardSymbols';
+import { parseSymbolList, useBoardSymbols } from './boardSymbols';
 import './quoteBoard.css';
 
 export function QuoteBoardPage() {
@@ -51,6 +53,7 @@ export function QuoteBoardPage() {
           </div>
         )}
       </div>
+      {new URLSearchParams(search).has(SECTIONS_PARAM) && <SectionsPreview symbols={parseSymbolList(new URLSearchParams(search).get(SECTIONS_PARAM))} />}
       <EventLog />
     </section>
   );

@@ -3,9 +3,10 @@
 // full is added as the exchange writes it, a ticker alone (AL30) as its best match (the 24hs
 // line), and text that matches nothing says so instead of adding a row that never fills. An
 // exchange-prefixed symbol (ROFEX:…, BYMA:…) is added as written, and so is any text while the
-// search cannot be reached (offline, the socket still knows every spelling).
+// search cannot be reached (offline, the socket still knows every spelling). Arrow keys move
+// from the text to the hits and between them; Escape goes back to the text.
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { ApiError } from '../../data/api';
 import { marketQueries } from '../../data/queries/market';
 import type { SearchHit } from '../../protocol/market';
@@ -54,8 +55,28 @@ function LiveSearch({ query, submitError, onPick }: { query: string; submitError
   );
 }
 
-export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
+/** Up and down between the text and the hits (focus moves; Enter on a hit picks it). */
+function moveAmongHits(event: KeyboardEvent<HTMLFormElement>, input: HTMLInputElement | null) {
+  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp' && event.key !== 'Escape') return;
+  const stops = [input, ...event.currentTarget.querySelectorAll<HTMLButtonElement>('.quote-search__hits button')].filter((node) => node != null);
+  if (stops.length < 2) return;
+  event.preventDefault();
+  if (event.key === 'Escape') return input?.focus();
+  const at = stops.indexOf(document.activeElement as HTMLInputElement | HTMLButtonElement);
+  stops[(at + (event.key === 'ArrowDown' ? 1 : -1) + stops.length) % stops.length]!.focus();
+}
+
+interface SymbolSearchProps {
+  onAdd(symbol: string): void;
+  /** Why adding is off (offline…), shown beside the field; null or absent when it works. */
+  disabledReason?: string | null;
+  /** Focus the text when shown (a form opened by a button). */
+  autoFocus?: boolean;
+}
+
+export function SymbolSearch({ onAdd, disabledReason = null, autoFocus = false }: SymbolSearchProps) {
   const queryClient = useQueryClient();
+  const inputRef = useRef<HTMLInputElement>(null);
   const [text, setText] = useState('');
   const [submitError, setSubmitError] = useState<string | null>(null);
   const listId = useId();
@@ -83,11 +104,14 @@ export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
   };
 
   return (
-    <form className="quote-search" onSubmit={(event) => void submit(event)} role="search">
+    <form className="quote-search" onSubmit={(event) => void submit(event)} onKeyDown={(event) => moveAmongHits(event, inputRef.current)} role="search">
       <label htmlFor={`${listId}-input`}>Agregar símbolo</label>
       <div className="quote-search__row">
         <input
+          ref={inputRef}
           id={`${listId}-input`}
+          disabled={disabledReason != null}
+          autoFocus={autoFocus}
           type="search"
           value={text}
           onChange={(event) => {
@@ -97,10 +121,11 @@ export function SymbolSearch({ onAdd }: { onAdd(symbol: string): void }) {
           placeholder="Buscar símbolo (p. ej. DLR, AL30, GGAL)"
           autoComplete="off"
         />
-        <button type="submit" className="button button--primary" disabled={!text.trim()}>
+        <button type="submit" className="button button--primary" disabled={!text.trim() || disabledReason != null}>
           Agregar
         </button>
       </div>
+      {disabledReason != null && <p className="quote-search__hint">{disabledReason}</p>}
       {query.length >= 2 ? <LiveSearch query={query} submitError={submitError} onPick={add} /> : submitError && <p className="form-error">{submitError}</p>}
     </form>
   );

@@ -1,6 +1,9 @@
 // What a quote board row shows of a quote: the texts of its cells, computed without the DOM
 // so rows can write them straight into text nodes (and tests can check them).
+import { formatNumber } from '../../lib/numberFormat';
 import type { Quote } from '../../lib/quote';
+
+export { formatNumber };
 
 export const EMPTY_CELL = '—';
 
@@ -16,20 +19,6 @@ export interface QuoteCells {
 }
 
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-
-/**
- * Argentine number format ('1.234.567,89'): dots between thousands, a decimal comma. Written
- * out because a board formats thousands of numbers a second, and Intl.NumberFormat costs
- * several times more per call (the tests pin the same output).
- */
-export function formatNumber(value: number, decimals: number): string {
-  const fixed = Math.abs(value).toFixed(decimals);
-  const point = decimals > 0 ? fixed.length - decimals - 1 : fixed.length;
-  let whole = fixed.slice(0, point);
-  for (let at = whole.length - 3; at > 0; at -= 3) whole = `${whole.slice(0, at)}.${whole.slice(at)}`;
-  const text = decimals > 0 ? `${whole},${fixed.slice(point + 1)}` : whole;
-  return value < 0 && Number(fixed) !== 0 ? `-${text}` : text;
-}
 
 const formatPrice = (value: unknown) => (finite(value) ? formatNumber(value, 2) : EMPTY_CELL);
 

@@ -1,0 +1,98 @@
+// One formula of the Fórmulas section: its name, live value, change against its value at the
+// legs' previous closes (the session's start), and the symbols it uses. Like a quote row,
+// it renders once and writes each new value into its text nodes; it holds its legs with its
+// element (the off-screen cadence while it is scrolled away).
+import { memo, useLayoutEffect, useRef } from 'react';
+import { subscribeQuote, useMarketStatus, type QuoteState } from '../../../../data/store';
+import { holdSymbol } from '../../../../data/worker';
+import { compileFormula, formulaProblem, formulaValue } from '../../../../lib/formulaValue';
+import { DEFAULT_DECIMALS, formatMarketTime, formatNumber, formatSigned } from '../../../../lib/numberFormat';
+import { EMPTY_CELL } from '../../../../lib/quoteColumns';
+import { displaySymbol } from '../../../../lib/symbolNames';
+import type { NamedFormula } from '../../../../protocol/workspace';
+
+export const FormulaCard = memo(function FormulaCard({ formula }: { formula: NamedFormula }) {
+  const marketLive = useMarketStatus().state === 'open';
+  const cardRef = useRef<HTMLElement>(null);
+  const valueRef = useRef<HTMLSpanElement>(null);
+  const changeRef = useRef<HTMLSpanElement>(null);
+  const noteRef = useRef<HTMLParagraphElement>(null);
+  const compiled = compileFormula(formula.expression);
+
+  useLayoutEffect(() => {
+    const card = cardRef.current!;
+    const valueText = valueRef.current!.firstChild as Text;
+    const change = changeRef.current!;
+    const changeText = change.firstChild as Text;
+    const noteText = noteRef.current!.firstChild as Text;
+    const parsed = compileFormula(formula.expression);
+    if (!parsed.ok) {
+      noteText.nodeValue = parsed.error;
+      return;
+    }
+    const states = new Map<string, QuoteState | null>();
+    /** Where the change is measured from when the legs have no previous close: the first value seen. */
+    let firstSeen: number | null = null;
+    let ready = false;
+    const update = () => {
+      if (!ready) return;
+      const result = formulaValue(parsed, (symbol) => states.get(symbol)?.quote);
+      const stale = !marketLive || parsed.symbols.some((symbol) => !states.get(symbol)?.live);
+      if (result.value != null) firstSeen ??= result.value;
+      const base = result.close ?? firstSeen;
+      valueText.nodeValue = result.value == null ? EMPTY_CELL : formatNumber(result.value, DEFAULT_DECIMALS);
+      if (result.value != null && base != null && base !== 0) {
+        const delta = result.value - base;
+        changeText.nodeValue = `${formatSigned(delta, DEFAULT_DECIMALS)} (${formatSigned((delta / base) * 100, 2)}%) ${result.close != null ? 'vs. cierre anterior' : 'desde que se abrió'}`;
+        change.dataset.sign = String(Math.sign(delta));
+      } else {
+        changeText.nodeValue = ' ';
+        change.dataset.sign = '0';
+      }
+      card.dataset.stale = String(stale);
+      noteText.nodeValue =
+        formulaProblem(result) ?? (stale ? (result.time ? `Sin datos en vivo · último ${formatMarketTime(result.time)}` : 'Sin datos en vivo') : ' ');
+    };
+    const stops = parsed.symbols.map((symbol) =>
+      subscribeQuote(symbol, (state) => {
+        states.set(symbol, state);
+        update();
+      }),
+    );
+    const releases = parsed.symbols.map((symbol) => holdSymbol(symbol, card));
+    ready = true;
+    update();
+    return () => {
+      stops.forEach((stop) => stop());
+      releases.forEach((release) => release());
+    };
+  }, [formula.expression, marketLive]);
+
+  return (
+    <article className="vs-formula-card" ref={cardRef} data-formula={formula.name} data-stale="true" aria-label={formula.name}>
+      <h3 className="vs-formula-card__name" title={formula.expression}>
+        {formula.name}
+      </h3>
+      <p className="vs-formula-card__value">
+        <span ref={valueRef} data-field="value">
+          {EMPTY_CELL}
+        </span>
+      </p>
+      <p className="vs-formula-card__change">
+        <span ref={changeRef} data-field="change" data-sign="0">
+          {' '}
+        </span>
+      </p>
+      <p className="vs-formula-card__note" ref={noteRef}>
+        {' '}
+      </p>
+      <ul className="vs-formula-card__symbols" aria-label="Símbolos que usa">
+        {compiled.symbols.map((symbol) => (
+          <li key={symbol} title={symbol}>
+            {displaySymbol(symbol)}
+          </li>
+        ))}
+      </ul>
+    </article>
+  );
+});

@@ -1,0 +1,91 @@
+// A named formula typed by the user (both sections use it): the name, the expression, and
+// what is wrong with them said in place, before anything is saved (src/lib/formula.ts parses).
+import { useId, useState, type FormEvent } from 'react';
+import type { NamedFormula } from '../../../../protocol/workspace';
+import { formulaFormProblem } from './formulaInput';
+import './formula.css';
+
+interface FormulaFormProps {
+  /** The formula being edited, or none for a new one. */
+  initial?: NamedFormula;
+  /** Names the new name may not repeat (the formula's own name excluded). */
+  taken: readonly string[];
+  submitLabel: string;
+  disabledReason: string | null;
+  onSubmit(formula: NamedFormula): void;
+  onCancel?(): void;
+}
+
+export function FormulaForm({ initial, taken, submitLabel, disabledReason, onSubmit, onCancel }: FormulaFormProps) {
+  const [name, setName] = useState(initial?.name ?? '');
+  const [expression, setExpression] = useState(initial?.expression ?? '');
+  const [problem, setProblem] = useState<ReturnType<typeof formulaFormProblem>>(null);
+  const id = useId();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const formula = { name: name.trim(), expression: expression.trim() };
+    const found = formulaFormProblem(formula, taken);
+    setProblem(found);
+    if (found) return;
+    onSubmit(formula);
+    if (!initial) {
+      setName('');
+      setExpression('');
+    }
+  };
+  const off = disabledReason != null;
+  return (
+    <form className="vs-formula-form" onSubmit={submit} noValidate>
+      <div className="vs-formula-form__field">
+        <label htmlFor={`${id}-name`}>Nombre</label>
+        <input
+          id={`${id}-name`}
+          value={name}
+          onChange={(event) => {
+            setName(event.target.value);
+            if (problem?.field === 'name') setProblem(null);
+          }}
+          placeholder="Dólar MEP"
+          maxLength={100}
+          disabled={off}
+          aria-invalid={problem?.field === 'name'}
+          aria-describedby={problem?.field === 'name' ? `${id}-problem` : undefined}
+        />
+      </div>
+      <div className="vs-formula-form__field vs-formula-form__expression">
+        <label htmlFor={`${id}-expression`}>Fórmula</label>
+        <input
+          id={`${id}-expression`}
+          value={expression}
+          onChange={(event) => {
+            setExpression(event.target.value);
+            if (problem?.field === 'expression') setProblem(null);
+          }}
+          placeholder="BYMA:AL30/BYMA:AL30D"
+          autoComplete="off"
+          spellCheck={false}
+          disabled={off}
+          aria-invalid={problem?.field === 'expression'}
+          aria-describedby={problem?.field === 'expression' ? `${id}-problem` : undefined}
+        />
+      </div>
+      <div className="vs-formula-form__buttons">
+        <button type="submit" className="button button--primary" disabled={off}>
+          {submitLabel}
+        </button>
+        {onCancel && (
+          <button type="button" className="button" onClick={onCancel}>
+            Cancelar
+          </button>
+        )}
+      </div>
+      {problem && (
+        <p className="form-error vs-formula-form__problem" id={`${id}-problem`} role="alert">
+          {problem.message}
+        </p>
+      )}
+      {off && <p className="vs-note">{disabledReason}</p>}
+    </form>
+  );
+}

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { EXPRESSION_REQUIRED, NAME_REQUIRED, NAME_TAKEN, formulaFormProblem } from './formulaInput';
+
+describe('a formula typed in a form', () => {
+  it('accepts a named formula that parses', () => {
+    expect(formulaFormProblem({ name: 'MEP', expression: 'BYMA:AL30 / BYMA:AL30D' }, ['CCL'])).toBeNull();
+  });
+
+  it.each([
+    [{ name: ' ', expression: 'BYMA:AL30' }, [], 'name', NAME_REQUIRED],
+    [{ name: 'mep', expression: 'BYMA:AL30' }, ['MEP'], 'name', NAME_TAKEN],
+    [{ name: 'x'.repeat(101), expression: 'BYMA:AL30' }, [], 'name', 'El nombre no puede superar 100 caracteres'],
+    [{ name: 'MEP', expression: '' }, [], 'expression', EXPRESSION_REQUIRED],
+    [
+      { name: 'MEP', expression: 'BYMA:AL30 / AL30D' },
+      [],
+      'expression',
+      'Falta el mercado de «AL30D»: escriba MERCADO:TICKER (BYMA:AL30, ROFEX:DLR/DIC26) (posición 13)',
+    ],
+    [{ name: 'MEP', expression: '(BYMA:AL30' }, [], 'expression', 'Falta cerrar un paréntesis (posición 11)'],
+  ])('says what is wrong with %j in place', (formula, taken, field, message) => {
+    expect(formulaFormProblem(formula, taken)).toEqual({ field, message });
+  });
+});

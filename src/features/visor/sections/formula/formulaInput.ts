@@ -1,0 +1,21 @@
+// What is wrong with a named formula typed in a form, said before anything is saved (both
+// sections' forms; src/lib/formula.ts parses). Pure: tested without a DOM.
+import { parseFormula } from '../../../../lib/formula';
+import type { NamedFormula } from '../../../../protocol/workspace';
+
+export const NAME_REQUIRED = 'El nombre no puede estar vacío';
+export const NAME_TAKEN = 'Ya hay una fórmula con ese nombre';
+export const EXPRESSION_REQUIRED = 'La fórmula no puede estar vacía';
+
+/** What is wrong with a formula about to be saved, or null. `taken`: names already used. */
+export function formulaFormProblem(formula: NamedFormula, taken: readonly string[]): { field: 'name' | 'expression'; message: string } | null {
+  const name = formula.name.trim();
+  if (!name) return { field: 'name', message: NAME_REQUIRED };
+  if (name.length > 100) return { field: 'name', message: 'El nombre no puede superar 100 caracteres' };
+  if (taken.some((other) => other.toLowerCase() === name.toLowerCase())) return { field: 'name', message: NAME_TAKEN };
+  const expression = formula.expression.trim();
+  if (!expression) return { field: 'expression', message: EXPRESSION_REQUIRED };
+  if (expression.length > 500) return { field: 'expression', message: 'La fórmula no puede superar 500 caracteres' };
+  const parsed = parseFormula(expression);
+  return parsed.ok ? null : { field: 'expression', message: parsed.error };
+}

@@ -1,0 +1,218 @@
+// The visor's two section types (issue 18) as a person uses them, on /test?secciones until the
+// visor screen draws them: a quote board filled by search (keyboard) and a formula, live
+// numbers, an invalid formula explained in place, rows reordered by keyboard and removed from
+// their menu, a header sort, a chosen column; formula cards from the presets with live values,
+// a leg without a price said in words; and both read-only without their controls.
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO } from './helpers';
+import { startOwnServer, type OwnServer } from './ownServer';
+
+let server: OwnServer;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  server = await startOwnServer({ SIM_TICKS_PER_SECOND: '3000' });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+async function openSections(page: Page): Promise<void> {
+  await page.goto(`${server.url}/auth/signin`);
+  await page.getByLabel('Usuario').fill(DEMO.username);
+  await page.getByLabel('Contraseña').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await page.goto(`${server.url}/test?secciones`);
+  await expect(page.getByRole('heading', { name: 'Test', level: 1 })).toBeVisible();
+}
+
+const board = (page: Page) => page.getByRole('region', { name: 'Cotizaciones' });
+const cards = (page: Page) => page.getByRole('region', { name: 'Fórmulas' });
+const boardRow = (page: Page, name: string) =>
+  board(page)
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name }) });
+const rowNames = (page: Page) => board(page).locator('[role="rowgroup"].vs-table__body .vs-row__label').allTextContents();
+
+test('a quote board: symbols found as typed, a formula, live numbers, reorder, remove, sort and columns', async ({ page }) => {
+  test.setTimeout(90_000);
+  await openSections(page);
+  const section = board(page);
+
+  // A ticker typed alone: Enter takes its best match (the 24hs line), shown as a trader reads it.
+  await section.getByRole('button', { name: 'Agregar símbolo' }).click();
+  const search = section.getByRole('searchbox');
+  await search.fill('AL30');
+  await search.press('Enter');
+  await expect(boardRow(page, 'AL30 24hs')).toBeVisible();
+  await expect(section.getByRole('rowheader', { name: 'AL30 24hs' }).locator('[title]').first()).toHaveAttribute('title', 'MERV - XMEV - AL30 - 24hs');
+  // The hits by keyboard: down from the text to the first hit, Enter picks it.
+  await search.fill('GGAL');
+  await expect(section.getByRole('list', { name: 'Resultados de la búsqueda' }).getByRole('button').first()).toBeVisible();
+  await search.press('ArrowDown');
+  await expect(section.getByRole('list', { name: 'Resultados de la búsqueda' }).getByRole('button').first()).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(section.locator('[role="row"][data-symbol^="MERV - XMEV - GGAL"]')).toHaveCount(1);
+
+  // A formula: what is wrong is said in place; a correct one becomes a row with a value.
+  await section.getByRole('button', { name: 'Agregar fórmula' }).click();
+  await section.getByLabel('Nombre').fill('MEP');
+  await section.getByLabel('Fórmula').fill('BYMA:AL30 / AL30D');
+  await section.getByRole('button', { name: 'Agregar', exact: true }).click();
+  await expect(section.getByRole('alert')).toHaveText('Falta el mercado de «AL30D»: escriba MERCADO:TICKER (BYMA:AL30, ROFEX:DLR/DIC26) (posición 13)');
+  await section.getByLabel('Fórmula').fill('BYMA:AL30 / BYMA:AL30D');
+  await section.getByRole('button', { name: 'Agregar', exact: true }).click();
+  const mep = section.locator('[role="row"][data-formula="MEP"]');
+  await expect(mep.locator('[data-field="last"]')).toHaveText(/^\d{1,3}(\.\d{3})*,\d{4}$/);
+
+  // Live: the row is not stale and its last price moves while we watch.
+  const al30 = section.locator('[role="row"][data-symbol="MERV - XMEV - AL30 - 24hs"]');
+  await expect(al30).toHaveAttribute('data-stale', 'false');
+  const last = al30.locator('[data-field="last"]');
+  await expect(last).toHaveText(/^\d[\d.]*(,\d+)?$/);
+  const seen = await last.textContent();
+  await expect(last).not.toHaveText(seen ?? '', { timeout: 20_000 });
+  await expect(al30.locator('[data-field="change_pct"]')).toHaveAttribute('data-sign', /^-?[01]$/);
+
+  // Reorder by keyboard: the first row moves down one place.
+  expect(await rowNames(page)).toEqual(['AL30 24hs', 'GGAL 24hs', 'ƒ MEP']);
+  // Each key waits for dnd-kit's announcement of the last one (a key before the lift has measured the rows is lost).
+  const said = (text: string | RegExp) => expect(page.locator('[id^="DndLiveRegion"]', { hasText: text })).toBeAttached();
+  await section.getByRole('button', { name: 'Mover AL30 24hs' }).focus();
+  await page.keyboard.press('Space');
+  await said(/AL30 24hs.* la posición 1 de 3\./);
+  await page.keyboard.press('ArrowDown');
+  await said('AL30 24hs sobre la posición 2 de 3.');
+  await page.keyboard.press('Space');
+  await said('AL30 24hs quedó en la posición 2 de 3.');
+  await expect.poll(() => rowNames(page)).toEqual(['GGAL 24hs', 'AL30 24hs', 'ƒ MEP']);
+
+  // And by the pointer: the formula row dragged by its handle to the top.
+  const handle = section.getByRole('button', { name: 'Mover MEP' });
+  const from = (await handle.boundingBox())!;
+  const top = (await section.getByRole('button', { name: 'Mover GGAL 24hs' }).boundingBox())!;
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, from.y - 10, { steps: 5 });
+  await page.mouse.move(top.x + top.width / 2, top.y + 2, { steps: 10 });
+  await page.mouse.up();
+  await expect.poll(() => rowNames(page)).toEqual(['ƒ MEP', 'GGAL 24hs', 'AL30 24hs']);
+
+  // Remove from the row menu.
+  await section.getByRole('button', { name: 'Acciones de GGAL 24hs' }).click();
+  await page.getByRole('menuitem', { name: 'Quitar' }).click();
+  await expect.poll(() => rowNames(page)).toEqual(['ƒ MEP', 'AL30 24hs']);
+
+  // A header sorts the view (names A to Z, numbers largest first), a second click the other way; dragging is off while sorted.
+  await section.getByRole('button', { name: 'Símbolo', exact: true }).click();
+  await expect(section.getByRole('columnheader', { name: /^Símbolo/ })).toHaveAttribute('aria-sort', 'ascending');
+  await expect.poll(() => rowNames(page)).toEqual(['AL30 24hs', 'ƒ MEP']);
+  await section.getByRole('button', { name: /^Símbolo [▲▼]$/ }).click();
+  await expect.poll(() => rowNames(page)).toEqual(['ƒ MEP', 'AL30 24hs']);
+  await expect(section.getByRole('button', { name: 'Mover AL30 24hs' })).toBeDisabled();
+
+  // Settings: a column chosen for this board.
+  await expect(section.getByRole('columnheader', { name: /Hora/ })).toHaveCount(0);
+  await section.getByRole('button', { name: 'Configuración' }).click();
+  await section.getByRole('checkbox', { name: 'Hora' }).check();
+  await expect(section.getByRole('columnheader', { name: /Hora/ })).toHaveCount(1);
+  await expect(al30.locator('[data-field="time"]')).toHaveText(/^\d\d:\d\d:\d\d$/);
+
+  await section.getByRole('button', { name: 'Cerrar' }).click();
+  await section.screenshot({ path: 'test-results/visor-sections-board.png' });
+
+  // Read-only: no add, drag nor row menu.
+  await section.getByRole('checkbox', { name: 'Editar' }).uncheck();
+  await expect(section.getByRole('button', { name: 'Agregar símbolo' })).toHaveCount(0);
+  await expect(section.getByRole('button', { name: /^Mover / })).toHaveCount(0);
+  await expect(section.getByRole('button', { name: /^Acciones de / })).toHaveCount(0);
+  await expect(al30.locator('[data-field="last"]')).toHaveText(/^\d[\d.]*(,\d+)?$/);
+});
+
+test('formula cards: presets with live values, a leg without a price said in words, edit, remove, read-only', async ({ page }) => {
+  test.setTimeout(60_000);
+  await openSections(page);
+  const section = cards(page);
+  await section.getByRole('button', { name: 'Configuración' }).click();
+  await section.getByRole('button', { name: 'Agregar Dólar MEP' }).click();
+  await section.getByRole('button', { name: 'Agregar Brecha MEP %' }).click();
+  await section.getByLabel('Nombre').last().fill('Sin precio');
+  await section.getByLabel('Fórmula').last().fill('BYMA:AL30 / BYMA:NOEXISTE');
+  await section.getByRole('button', { name: 'Agregar', exact: true }).click();
+
+  const mep = section.getByRole('article', { name: 'Dólar MEP' });
+  await expect(mep.locator('[data-field="value"]')).toHaveText(/^\d{1,3}(\.\d{3})*,\d{4}$/);
+  await expect(mep.getByRole('list', { name: 'Símbolos que usa' }).getByRole('listitem')).toHaveText(['AL30', 'AL30D']);
+  await expect(mep).toHaveAttribute('data-stale', 'false');
+  await expect(section.getByRole('article', { name: 'Brecha MEP %' }).locator('[data-field="value"]')).toHaveText(/^-?\d+,\d{4}$/);
+  await expect(mep.locator('[data-field="change"]')).toHaveText(/vs\. cierre anterior|desde que se abrió/);
+
+  const missing = section.getByRole('article', { name: 'Sin precio' });
+  await expect(missing).toContainText('Sin precio de NOEXISTE');
+  await expect(missing.locator('[data-field="value"]')).toHaveText('—');
+  await expect(section).not.toContainText('NaN');
+  await section.getByRole('button', { name: 'Cerrar' }).click();
+  await section.screenshot({ path: 'test-results/visor-sections-formulas.png' });
+  await section.getByRole('button', { name: 'Configuración' }).click();
+
+  // Edit a formula's name, remove another.
+  await section.getByRole('button', { name: 'Editar Sin precio' }).click();
+  await section.getByLabel('Nombre').first().fill('Dólar MEP');
+  await section.getByRole('button', { name: 'Guardar' }).click();
+  await expect(section.getByRole('alert')).toHaveText('Ya hay una fórmula con ese nombre');
+  await section.getByRole('button', { name: 'Cancelar' }).click();
+  await section.getByRole('button', { name: 'Quitar Sin precio' }).click();
+  await expect(section.getByRole('article')).toHaveCount(2);
+
+  // With the server out of reach, the controls that need it are off and say why.
+  await page.getByRole('checkbox', { name: 'Simular controles sin servidor' }).check();
+  await expect(section.getByRole('button', { name: 'Agregar Canje' })).toBeDisabled();
+  await expect(section.getByText('Sin conexión: los cambios no se pueden guardar').first()).toBeVisible();
+
+  await section.getByRole('checkbox', { name: 'Editar' }).uncheck();
+  await expect(section.getByRole('button', { name: 'Configuración' })).toHaveCount(0);
+  await expect(mep.locator('[data-field="value"]')).toHaveText(/^\d{1,3}(\.\d{3})*,\d{4}$/);
+});
+
+test('a board of 200 rows renders only what is in view; rows scrolled to come in live; stale with their time while the server is gone', async ({ page }) => {
+  test.setTimeout(60_000);
+  const response = await fetch(`${server.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(DEMO) });
+  const { token } = (await response.json()) as { token: string };
+  const catalogue = await fetch(`${server.url}/api/visores/primary/instruments`, { headers: { authorization: `Bearer ${token}` } });
+  const { instruments } = (await catalogue.json()) as { instruments: { instrumentId: { symbol: string } }[] };
+  const symbols = instruments
+    .map((instrument) => instrument.instrumentId.symbol)
+    .filter((symbol) => !symbol.includes(','))
+    .slice(0, 200);
+  expect(symbols).toHaveLength(200);
+
+  await page.goto(`${server.url}/auth/signin`);
+  await page.getByLabel('Usuario').fill(DEMO.username);
+  await page.getByLabel('Contraseña').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await page.goto(`${server.url}/test?secciones=${encodeURIComponent(symbols.join(','))}`);
+  const section = board(page);
+  await expect(section.getByRole('table')).toHaveAttribute('aria-rowcount', '201');
+  const rendered = section.locator('[role="row"][data-symbol]');
+  await expect(rendered.first()).toHaveAttribute('data-stale', 'false');
+  expect(await rendered.count()).toBeLessThan(40);
+
+  // The last row, scrolled to, is rendered and live (its symbol was held off screen all along).
+  await section.locator('.vs-table-scroll').evaluate((element) => element.scrollTo(0, element.scrollHeight));
+  const lastRow = section.locator(`[role="row"][data-symbol="${symbols.at(-1)}"]`);
+  await expect(lastRow).toHaveAttribute('data-stale', 'false');
+  await expect(section.locator(`[role="row"][data-symbol="${symbols[0]}"]`)).toHaveCount(0);
+
+  // The server gone: rows are marked stale with the time of their last value, then live again once it is back.
+  await server.kill();
+  await expect(lastRow).toHaveAttribute('data-stale', 'true');
+  await expect(lastRow.locator('.vs-row__note')).toHaveText(/^último \d\d:\d\d:\d\d$/);
+  await expect(lastRow.locator('.vs-row__note')).toHaveAttribute('title', /^No está en vivo \(último \d\d:\d\d:\d\d\)$/);
+  await server.restart();
+  await expect(lastRow).toHaveAttribute('data-stale', 'false', { timeout: 30_000 });
+  await expect(lastRow.locator('.vs-row__note')).toHaveText('');
+});
