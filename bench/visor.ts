@@ -149,7 +149,7 @@ async function startRealServer(): Promise<RealServer> {
         type: 'quotes',
         title: `Cotizaciones (${symbols.length})`,
         layout: { x: 0, y: 0, w: 8, h: 20 },
-        config: { symbols, columns: ['bid', 'ask', 'last', 'change_pct', 'volume'] },
+        config: { rows: symbols.map((symbol) => ({ kind: 'symbol' as const, symbol })), columns: ['bid', 'ask', 'last', 'change_pct', 'volume'] },
       },
       {
         id: 'bench-formulas',

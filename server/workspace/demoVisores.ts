@@ -50,11 +50,16 @@ export function nextDollarFutures(catalogue: Catalogue, today: Date, count: numb
 }
 
 function quotes(id: string, title: string, symbols: string[], columns: Quotes['config']['columns'], layout: Section['layout']): Quotes {
-  return { id, type: 'quotes', title, layout, config: { symbols, columns } };
+  return { id, type: 'quotes', title, layout, config: { rows: symbols.map((symbol) => ({ kind: 'symbol' as const, symbol })), columns } };
 }
 
 function formulas(id: string, title: string, list: { name: string; expression: string }[], layout: Section['layout']): Formulas {
   return { id, type: 'formula', title, layout, config: { formulas: list } };
+}
+
+/** The symbols of a board's symbol rows, in order. */
+export function boardSymbols(board: Quotes): string[] {
+  return board.config.rows.flatMap((row) => (row.kind === 'symbol' ? [row.symbol] : []));
 }
 
 /** The sample visores, with the symbols of `catalogue` on `today`. */
@@ -145,7 +150,7 @@ export function checkDemoVisores(visores: DemoVisor[], catalogue: Catalogue): vo
     NewVisorRequest.parse({ title: visor.title, emoji: visor.emoji, color: visor.color });
     Secciones.parse(visor.secciones);
     for (const section of visor.secciones) {
-      if (section.type === 'quotes') for (const symbol of section.config.symbols) canonical(catalogue, symbol);
+      if (section.type === 'quotes') for (const symbol of boardSymbols(section)) canonical(catalogue, symbol);
       if (section.type !== 'formula') continue;
       for (const { name, expression } of section.config.formulas) {
         const parsed = parseFormula(expression);

@@ -8,7 +8,7 @@ import { SearchResponse } from '../../src/protocol/market.js';
 import { FolderTreeResponse, VisorListResponse, isFolderNode, type Visor } from '../../src/protocol/workspace.js';
 import { yyyymmdd } from '../../src/lib/calendar.js';
 import { buildApp } from '../../server/app.js';
-import { nextDollarFutures } from '../../server/workspace/demoVisores.js';
+import { boardSymbols, nextDollarFutures } from '../../server/workspace/demoVisores.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, expectBody, expectSuccess, session, type Session } from './helpers.js';
 
@@ -67,12 +67,12 @@ describe.each(databaseTargets())('demo visores on $name', (target) => {
     const bonos = byTitle(visores, /Bonos/);
     const bondBoard = bonos.secciones.find((section) => section.type === 'quotes');
     if (bondBoard?.type !== 'quotes') throw new Error('Bonos has a quote board');
-    for (const line of ['AL30', 'AL30D', 'AL30C', 'GD30', 'GD30D', 'GD30C']) expect(bondBoard.config.symbols).toContain(`MERV - XMEV - ${line} - 24hs`);
+    for (const line of ['AL30', 'AL30D', 'AL30C', 'GD30', 'GD30D', 'GD30C']) expect(boardSymbols(bondBoard)).toContain(`MERV - XMEV - ${line} - 24hs`);
 
     const acciones = byTitle(visores, /líder/);
     const shares = acciones.secciones[0]!;
     if (shares.type !== 'quotes') throw new Error('Acciones líderes is a quote board');
-    for (const ticker of ['GGAL', 'YPFD', 'PAMP', 'BMA']) expect(shares.config.symbols).toContain(`MERV - XMEV - ${ticker} - 24hs`);
+    for (const ticker of ['GGAL', 'YPFD', 'PAMP', 'BMA']) expect(boardSymbols(shares)).toContain(`MERV - XMEV - ${ticker} - 24hs`);
   });
 
   it('names only instruments of the catalogue: the A3500 and the next dollar futures, none expired', async () => {
@@ -84,12 +84,12 @@ describe.each(databaseTargets())('demo visores on $name', (target) => {
     if (board.type !== 'quotes') throw new Error('the first section is the board');
     const months = nextDollarFutures(catalogue, new Date(server.clock.now()), 6).map((instrument) => instrument.instrumentId.symbol);
     expect(months).toHaveLength(6);
-    expect(board.config.symbols).toEqual(['DLR/SPOT', ...months]);
+    expect(boardSymbols(board)).toEqual(['DLR/SPOT', ...months]);
 
     for (const visor of visores) {
       for (const section of visor.secciones) {
         if (section.type === 'quotes') {
-          for (const symbol of section.config.symbols) {
+          for (const symbol of boardSymbols(section)) {
             // The search answers the symbol itself first, as the board's search does.
             const hits = expectBody(await demo.api.post('/api/visores/search', { symbol }), SearchResponse).data;
             expect(hits[0]?.symbol, symbol).toBe(symbol);
