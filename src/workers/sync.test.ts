@@ -25,6 +25,7 @@ const visor = (id: string, title: string): Visor => ({
   fav: false,
   public: false,
   secciones: [],
+  version: 0,
   created_at: '2026-11-22T12:00:00.000Z',
   updated_at: '2026-11-22T12:00:00.000Z',
 });
