@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { Section } from '../protocol/workspace';
+import { mergeSections, touchedSections } from './sectionMerge';
+
+const quotes = (id: string, title = id, y = 0): Section => ({
+  id,
+  type: 'quotes',
+  title,
+  layout: { x: 0, y, w: 6, h: 4 },
+  config: { symbols: [], columns: ['last'] },
+});
+
+describe('touchedSections', () => {
+  it('names added, removed and changed sections, not unchanged ones', () => {
+    const base = [quotes('a'), quotes('b'), quotes('c')];
+    const next = [quotes('a'), quotes('b', 'Bonos'), quotes('d')];
+    expect([...touchedSections(base, next)].sort()).toEqual(['b', 'c', 'd']);
+  });
+});
+
+describe('mergeSections', () => {
+  const base = [quotes('a'), quotes('b', 'b', 4)];
+
+  it('applies this tab’s change on the server’s when they touched different sections', () => {
+    const mine = [quotes('a', 'Mío'), quotes('b', 'b', 4)];
+    const theirs = [quotes('a'), quotes('b', 'Suyo', 4)];
+    expect(mergeSections(base, mine, theirs)).toEqual({ ok: true, sections: [quotes('a', 'Mío'), quotes('b', 'Suyo', 4)] });
+  });
+
+  it('keeps a section this tab added, after the server’s, and one the server added', () => {
+    const mine = [...base, quotes('n', 'Nueva', 8)];
+    const theirs = [...base, quotes('s', 'Suya', 8)];
+    expect(mergeSections(base, mine, theirs)).toEqual({ ok: true, sections: [...base, quotes('s', 'Suya', 8), quotes('n', 'Nueva', 8)] });
+  });
+
+  it('deletes what this tab deleted and keeps the server’s change elsewhere', () => {
+    const mine = [quotes('b', 'b', 4)];
+    const theirs = [quotes('a'), quotes('b', 'Suyo', 4)];
+    expect(mergeSections(base, mine, theirs)).toEqual({ ok: true, sections: [quotes('b', 'Suyo', 4)] });
+  });
+
+  it('lets the server win when both changed the same section', () => {
+    const mine = [quotes('a', 'Mío'), quotes('b', 'b', 4)];
+    const theirs = [quotes('a', 'Suyo'), quotes('b', 'b', 4)];
+    expect(mergeSections(base, mine, theirs)).toEqual({ ok: false, clashes: ['a'] });
+  });
+
+  it('lets the server win when this tab changed a section the server deleted', () => {
+    const mine = [quotes('a'), quotes('b', 'Mío', 4)];
+    const theirs = [quotes('a')];
+    expect(mergeSections(base, mine, theirs)).toEqual({ ok: false, clashes: ['b'] });
+  });
+
+  it('answers the server’s sections when this tab changed nothing', () => {
+    const theirs = [quotes('a', 'Suyo')];
+    expect(mergeSections(base, base, theirs)).toEqual({ ok: true, sections: theirs });
+  });
+});

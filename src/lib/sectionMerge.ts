@@ -1,0 +1,52 @@
+// The 412 rule of a visor's autosave (issue 18): when another tab or device saved the visor
+// since this tab read it, this tab's change is applied again on the newer sections when the
+// two changes touched different sections (by section id); when they touched the same one,
+// the newer server state wins. Pure: the worker and the tab use it on what they hold.
+import type { Section } from '../protocol/workspace';
+
+/** Ids of the sections that differ between `from` and `to`: added, removed or changed. */
+export function touchedSections(from: readonly Section[], to: readonly Section[]): Set<string> {
+  const before = new Map(from.map((section) => [section.id, section]));
+  const after = new Map(to.map((section) => [section.id, section]));
+  const touched = new Set<string>();
+  for (const [id, section] of after) {
+    const old = before.get(id);
+    if (!old || !sameSection(old, section)) touched.add(id);
+  }
+  for (const id of before.keys()) if (!after.has(id)) touched.add(id);
+  return touched;
+}
+
+function sameSection(a: Section, b: Section): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export type MergeOutcome =
+  /** This tab's change applied on the server's sections (or nothing of it left to apply). */
+  | { ok: true; sections: Section[] }
+  /** Both changed these sections: the server's state wins. */
+  | { ok: false; clashes: string[] };
+
+/**
+ * Applies this tab's change (`base` → `mine`) on the server's newer sections (`theirs`,
+ * changed from `base` by someone else). Sections keep the server's order; the ones this tab
+ * added come after them, in this tab's order.
+ */
+export function mergeSections(base: readonly Section[], mine: readonly Section[], theirs: readonly Section[]): MergeOutcome {
+  const ours = touchedSections(base, mine);
+  const other = touchedSections(base, theirs);
+  const clashes = [...ours].filter((id) => other.has(id));
+  if (clashes.length > 0) return { ok: false, clashes };
+  const mineById = new Map(mine.map((section) => [section.id, section]));
+  const merged: Section[] = [];
+  for (const section of theirs) {
+    if (!ours.has(section.id)) merged.push(section);
+    else {
+      const changed = mineById.get(section.id);
+      if (changed) merged.push(changed);
+    }
+  }
+  const present = new Set(merged.map((section) => section.id));
+  for (const section of mine) if (ours.has(section.id) && !present.has(section.id)) merged.push(section);
+  return { ok: true, sections: merged };
+}
