@@ -139,9 +139,15 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       return serial(() =>
         attempt(async () => {
           const userId = userOf();
-          const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
-          await store.putVisor(userId, body.data);
-          return body.data;
+          try {
+            const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
+            await store.putVisor(userId, body.data);
+            return body.data;
+          } catch (error) {
+            // Gone, or no longer public: the cached copy must not keep showing it.
+            if (error instanceof ApiError && error.status === 404) await store.forgetVisor(userId, visorId);
+            throw error;
+          }
         }),
       );
     },
@@ -248,7 +254,7 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
           const userId = userOf();
           let { base, sections, version } = save;
           let merged = false;
-          for (let conflicts = 0; ; ) {
+          for (let conflicts = 0; ;) {
             try {
               const { body } = await http.request('PUT', `${visorPath(visorId)}/update_secciones`, {
                 body: { secciones: sections },

@@ -61,6 +61,14 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
       });
     },
 
+    /** A visor the server no longer shows the user (deleted, or no longer public). */
+    async forgetVisor(userId: string, visorId: string): Promise<void> {
+      await db.transaction('rw', db.visores, async () => {
+        stillSignedIn(userId);
+        await db.visores.delete([userId, visorId]);
+      });
+    },
+
     /** The user opened a visor (Inicio's Recientes). */
     async opened(userId: string, visorId: string): Promise<void> {
       await db.transaction('rw', db.recentVisores, async () => {
