@@ -70,7 +70,13 @@ export function SectionFrame(props: SectionFrameProps) {
   const [confirming, setConfirming] = useState(false);
   const locked = !editable || disabledReason != null;
   return (
-    <article className="section-frame" data-section-id={section.id} aria-label={section.title || 'Sección'}>
+    <article
+      className="section-frame"
+      data-section-id={section.id}
+      // The saved place in grid units (x, y, w, h): what a reload must find.
+      data-layout={`${section.layout.x},${section.layout.y},${section.layout.w},${section.layout.h}`}
+      aria-label={section.title || 'Sección'}
+    >
       <header className={`section-frame__head${editable ? ' section-frame__drag' : ''}`}>
         {editable && (
           <span className="section-frame__grip" aria-hidden="true" title="Arrastrar para mover">
