@@ -155,3 +155,17 @@ test('a visor seen before opens with the network off, and says why editing is of
   await expect(page.getByRole('switch', { name: 'Público' })).toBeDisabled();
   await context.setOffline(false);
 });
+
+test("Inicio's Recientes lists the visores this user opened, the latest first", async ({ page, request }) => {
+  const account = await newUser(request, 'vis');
+  await seedVisor(request, account, 'Primero');
+  await seedVisor(request, account, 'Segundo');
+  await signIn(page, account);
+  await openFromTree(page, 'Segundo');
+  await openFromTree(page, 'Primero');
+  await page.getByRole('link', { name: 'Inicio' }).first().click();
+  const cards = page.getByRole('region', { name: 'Recientes' }).getByRole('link');
+  await expect(cards.first()).toContainText('Primero');
+  await expect(cards.nth(1)).toContainText('Segundo');
+  await expect(cards.first()).toContainText('Abierto el');
+});
