@@ -26,7 +26,8 @@ const MARGIN: [number, number] = [16, 16];
 
 export function VisorGrid(props: VisorGridProps) {
   const { sections, editable, disabledReason } = props;
-  const { width, containerRef, mounted } = useContainerWidth();
+  // Measured before the first layout: no frame at the hook's default width sliding into place.
+  const { width, containerRef, mounted } = useContainerWidth({ measureBeforeMount: true });
   const movable = editable && disabledReason == null;
 
   const frame = (section: Section) => (
