@@ -18,6 +18,15 @@ describe('touchedSections', () => {
   });
 });
 
+describe('sameJson (through touchedSections)', () => {
+  it('does not count a section as touched when only the order of its keys differs', () => {
+    const { id, type, title, layout, config } = quotes('a');
+    const reordered = { config, layout: { h: 4, w: 6, y: 0, x: 0 }, title, type, id } as Section;
+    expect(touchedSections([quotes('a')], [reordered]).size).toBe(0);
+    expect(touchedSections([quotes('a')], [{ ...reordered, layout: { ...reordered.layout, x: 1 } }]).size).toBe(1);
+  });
+});
+
 describe('mergeSections', () => {
   const base = [quotes('a'), quotes('b', 'b', 4)];
 

@@ -18,7 +18,22 @@ export function touchedSections(from: readonly Section[], to: readonly Section[]
 }
 
 function sameSection(a: Section, b: Section): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  return sameJson(a, b);
+}
+
+/** Equal JSON values, whatever the order of their keys (a parsed answer orders them by its schema). */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((item, index) => sameJson(item, b[index]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left).filter((key) => left[key] !== undefined);
+  if (keys.length !== Object.keys(right).filter((key) => right[key] !== undefined).length) return false;
+  return keys.every((key) => sameJson(left[key], right[key]));
 }
 
 export type MergeOutcome =
