@@ -20,7 +20,7 @@ describe('touchedSections', () => {
 
 describe('sameJson (through touchedSections)', () => {
   it('does not count a section as touched when only the order of its keys differs', () => {
-    const { id, type, title, layout, config } = quotes('a');
+    const { id, type, title, config } = quotes('a');
     const reordered = { config, layout: { h: 4, w: 6, y: 0, x: 0 }, title, type, id } as Section;
     expect(touchedSections([quotes('a')], [reordered]).size).toBe(0);
     expect(touchedSections([quotes('a')], [{ ...reordered, layout: { ...reordered.layout, x: 1 } }]).size).toBe(1);
