@@ -169,3 +169,35 @@ test("Inicio's Recientes lists the visores this user opened, the latest first", 
   await expect(cards.nth(1)).toContainText('Segundo');
   await expect(cards.first()).toContainText('Abierto el');
 });
+
+test('a section is duplicated, and deleted only on confirm; below 768 px sections stack in one column', async ({ page, request }) => {
+  const account = await newUser(request, 'vis');
+  const visorId = await seedVisor(request, account, 'Secciones');
+  await signIn(page, account);
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await page.goto(`/visor/${visorId}/edit`);
+  await section(page, 'Uno').getByRole('button', { name: 'Duplicar sección' }).click();
+  await expect(section(page, 'Uno (copia)')).toBeVisible();
+
+  await section(page, 'Uno (copia)').getByRole('button', { name: 'Eliminar sección' }).click();
+  const confirm = page.getByRole('alertdialog', { name: '¿Estas seguro?' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'No, cancelar' }).click();
+  await expect(section(page, 'Uno (copia)')).toBeVisible();
+  await section(page, 'Uno (copia)').getByRole('button', { name: 'Eliminar sección' }).click();
+  await page.getByRole('alertdialog', { name: '¿Estas seguro?' }).getByRole('button', { name: 'Si, borrar' }).click();
+  await expect(section(page, 'Uno (copia)')).toHaveCount(0);
+  await expectSaved(page);
+  await page.reload();
+  await expect(section(page, 'Dos')).toBeVisible();
+  await expect(section(page, 'Uno (copia)')).toHaveCount(0);
+
+  await page.setViewportSize({ width: 600, height: 900 });
+  await expect(page.locator('.visor-grid__column')).toBeVisible();
+  await expect(section(page, 'Dos')).toBeVisible();
+  const first = await box(page, 'Uno');
+  const second = await box(page, 'Dos');
+  expect(second.y).toBeGreaterThan(first.y + first.height - 1);
+  expect(Math.round(second.x)).toBe(Math.round(first.x));
+  expect(Math.round(second.width)).toBe(Math.round(first.width));
+});
