@@ -20,6 +20,12 @@ export const RETRY_DELAY_MS = 5000;
 export const SERVER_WON_MESSAGE =
   'Otra pestaña o dispositivo cambió la misma sección del visor: se muestra esa versión y el último cambio de esta pestaña no se guardó.';
 
+function worthRetrying(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return true;
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  return code === 'network' || code === 'server' || typeof status !== 'number' || status === 0 || status >= 500;
+}
+
 export type SaveState = { kind: 'saved' } | { kind: 'saving' } | { kind: 'unsaved'; reason: string };
 
 interface Base {
@@ -44,6 +50,8 @@ export function useVisorSections(visorId: string, server: ServerSections | null,
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const blockedRef = useRef(blockedReason);
   const flushRef = useRef<() => Promise<void>>(async () => {});
+  /** The draft the server refused: not sent again until it changes. */
+  const failedDraft = useRef<Section[] | null>(null);
 
   const schedule = useCallback((delay: number = SAVE_DELAY_MS) => {
     if (timer.current != null) clearTimeout(timer.current);
@@ -105,12 +113,14 @@ export function useVisorSections(visorId: string, server: ServerSections | null,
       setSaveState({ kind: 'saved' });
     } catch (error) {
       setSaveState({ kind: 'unsaved', reason: errorMessage(error) });
-      retry = true;
+      // No answer, or the server failed: try again. A refusal (400, 403…) waits for the next change.
+      retry = worthRetrying(error);
+      if (!retry) failedDraft.current = sent;
     } finally {
       inFlight.current = false;
     }
     reconcile(latestServer.current);
-    if (dirty()) schedule(retry ? RETRY_DELAY_MS : SAVE_DELAY_MS);
+    if (dirty() && draftRef.current !== failedDraft.current) schedule(retry ? RETRY_DELAY_MS : SAVE_DELAY_MS);
   }, [visorId, reconcile, schedule]);
 
   useEffect(() => {
