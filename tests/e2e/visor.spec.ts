@@ -201,3 +201,30 @@ test('a section is duplicated, and deleted only on confirm; below 768 px section
   expect(Math.round(second.x)).toBe(Math.round(first.x));
   expect(Math.round(second.width)).toBe(Math.round(first.width));
 });
+
+test('the owner edits the title through the Visor modal, marks it favourite and switches Editar / Ver', async ({ page, request }) => {
+  const account = await newUser(request, 'vis');
+  const visorId = await seedVisor(request, account, 'Encabezado');
+  await signIn(page, account);
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await page.goto(`/visor/${visorId}/edit`);
+  await page.getByRole('button', { name: 'Editar visor' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Visor' });
+  await expect(dialog.getByPlaceholder('Título del visor')).toHaveValue('Encabezado');
+  await dialog.getByPlaceholder('Título del visor').fill('Encabezado nuevo');
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByRole('heading', { name: 'Encabezado nuevo', level: 1 })).toBeVisible();
+  await expect(row(workspaceTree(page), 'Encabezado nuevo')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Agregar a Favoritos' }).click();
+  await expect(page.getByRole('button', { name: 'Remover Favorito' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('navigation', { name: 'Menú principal' }).getByRole('region', { name: 'Favoritos' })).toContainText('Encabezado nuevo');
+
+  await page.getByRole('link', { name: 'Ver', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/visor/${visorId}/public$`));
+  await expect(section(page, 'Uno')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Título de la sección' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Editar', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/visor/${visorId}/edit$`));
+  await expect(page.getByRole('textbox', { name: 'Título de la sección' }).first()).toBeVisible();
+});
