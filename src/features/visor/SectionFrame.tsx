@@ -77,8 +77,8 @@ export function SectionFrame(props: SectionFrameProps) {
       data-layout={`${section.layout.x},${section.layout.y},${section.layout.w},${section.layout.h}`}
       aria-label={section.title || 'Sección'}
     >
-      <header className={`section-frame__head${editable ? ' section-frame__drag' : ''}`}>
-        {editable && (
+      <header className={`section-frame__head${locked ? '' : ' section-frame__drag'}`}>
+        {!locked && (
           <span className="section-frame__grip" aria-hidden="true" title="Arrastrar para mover">
             <Icon name="grip" />
           </span>
