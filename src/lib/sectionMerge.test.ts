@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Section } from '../protocol/workspace';
-import { mergeSections, touchedSections } from './sectionMerge';
+import { mergeSections, rebaseDraft, touchedSections } from './sectionMerge';
 
 const quotes = (id: string, title = id, y = 0): Section => ({
   id,
@@ -63,5 +63,33 @@ describe('mergeSections', () => {
   it('answers the server’s sections when this tab changed nothing', () => {
     const theirs = [quotes('a', 'Suyo')];
     expect(mergeSections(base, base, theirs)).toEqual({ ok: true, sections: theirs });
+  });
+});
+
+describe('rebaseDraft', () => {
+  const base = [quotes('a'), quotes('b', 'b', 4)];
+
+  it('takes the server’s sections when the tab changed nothing', () => {
+    const server = [quotes('a', 'Suyo')];
+    expect(rebaseDraft(base, base, server)).toEqual({ sections: server, lost: false });
+  });
+
+  it('keeps the tab’s change on top when the server changed another section', () => {
+    const draft = [quotes('a', 'Mío'), quotes('b', 'b', 4)];
+    const server = [quotes('a'), quotes('b', 'Suyo', 4)];
+    expect(rebaseDraft(base, draft, server)).toEqual({ sections: [quotes('a', 'Mío'), quotes('b', 'Suyo', 4)], lost: false });
+  });
+
+  it('keeps a change made while a save was on its way when the save answers what was sent', () => {
+    const sent = [quotes('a', 'Mío'), quotes('b', 'b', 4)];
+    const draft = [quotes('a', 'Mío otra vez'), quotes('b', 'b', 4)];
+    const saved = [quotes('a', 'Mío'), quotes('b', 'b', 4)];
+    expect(rebaseDraft(sent, draft, saved)).toEqual({ sections: draft, lost: false });
+  });
+
+  it('gives the server’s sections and says the change is lost when both changed the same section', () => {
+    const draft = [quotes('a', 'Mío'), quotes('b', 'b', 4)];
+    const server = [quotes('a', 'Suyo'), quotes('b', 'b', 4)];
+    expect(rebaseDraft(base, draft, server)).toEqual({ sections: server, lost: true });
   });
 });

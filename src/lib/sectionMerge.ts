@@ -65,3 +65,15 @@ export function mergeSections(base: readonly Section[], mine: readonly Section[]
   for (const section of mine) if (ours.has(section.id) && !present.has(section.id)) merged.push(section);
   return { ok: true, sections: merged };
 }
+
+/**
+ * A tab holds `draft`, its edit of `base`; the server now has `server` (another tab's save, or
+ * this tab's own save answered while it kept editing). The draft moved onto `server`: as is
+ * when it changed nothing, merged when the changes touched different sections, else the
+ * server's sections (`lost`: this tab's change is gone, say so).
+ */
+export function rebaseDraft(base: readonly Section[], draft: Section[], server: Section[]): { sections: Section[]; lost: boolean } {
+  if (draft === base) return { sections: server, lost: false };
+  const merged = mergeSections(base, draft, server);
+  return merged.ok ? { sections: merged.sections, lost: false } : { sections: server, lost: true };
+}

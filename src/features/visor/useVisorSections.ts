@@ -7,7 +7,7 @@
 // the newer server state wins and a toast says so.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { dataWorker } from '../../data/worker';
-import { mergeSections } from '../../lib/sectionMerge';
+import { rebaseDraft } from '../../lib/sectionMerge';
 import type { Section } from '../../protocol/workspace';
 import { showToast } from '../../ui/toast';
 import { errorMessage } from '../workspace/workerCalls';
@@ -71,16 +71,13 @@ export function useVisorSections(visorId: string, server: ServerSections | null,
     const current = base.current;
     if (current && next.version <= current.version) return;
     base.current = { sections: next.secciones, version: next.version };
-    if (!current || draftRef.current == null || draftRef.current === current.sections) {
+    if (!current || draftRef.current == null) {
       setBoth(next.secciones);
       return;
     }
-    const merged = mergeSections(current.sections, draftRef.current, next.secciones);
-    if (merged.ok) setBoth(merged.sections);
-    else {
-      setBoth(next.secciones);
-      showToast(SERVER_WON_MESSAGE, 'warning');
-    }
+    const rebased = rebaseDraft(current.sections, draftRef.current, next.secciones);
+    setBoth(rebased.sections);
+    if (rebased.lost) showToast(SERVER_WON_MESSAGE, 'warning');
   }, []);
 
   const flush = useCallback(async () => {
@@ -103,13 +100,10 @@ export function useVisorSections(visorId: string, server: ServerSections | null,
       const answer = await dataWorker().saveSecciones(visorId, { base: from.sections, sections: sent, version: from.version });
       const saved = answer.visor.secciones;
       base.current = { sections: saved, version: answer.visor.version };
-      if (draftRef.current === sent) setBoth(saved);
-      else {
-        // Changed again while saving: keep those changes on top of what was saved.
-        const merged = mergeSections(sent, draftRef.current ?? sent, saved);
-        setBoth(merged.ok ? merged.sections : saved);
-      }
-      if (answer.outcome === 'server-won') showToast(SERVER_WON_MESSAGE, 'warning');
+      // Changed again while saving: those changes stay on top of what was saved.
+      const rebased = rebaseDraft(sent, draftRef.current ?? sent, saved);
+      setBoth(rebased.sections);
+      if (answer.outcome === 'server-won' || rebased.lost) showToast(SERVER_WON_MESSAGE, 'warning');
       setSaveState({ kind: 'saved' });
     } catch (error) {
       setSaveState({ kind: 'unsaved', reason: errorMessage(error) });
