@@ -72,6 +72,34 @@ async function seed(base) {
   );
   // After the tree is saved, so the sidebar shows Favoritos.
   await api(base, 'PUT', `/visores/${user._id}/${acciones}/fav`, undefined, token);
+  // A visor with sections, shared, for the visor screen in edit and public mode.
+  const secciones = [
+    {
+      id: 'bonos',
+      type: 'quotes',
+      title: 'Bonos',
+      layout: { x: 0, y: 0, w: 7, h: 8 },
+      config: {
+        rows: ['BYMA:AL30', 'BYMA:AL30D', 'BYMA:GD30', 'BYMA:GD30D'].map((symbol) => ({ kind: 'symbol', symbol })),
+        columns: ['bid', 'ask', 'last', 'change_pct'],
+      },
+    },
+    {
+      id: 'dolares',
+      type: 'formula',
+      title: 'Dólares',
+      layout: { x: 7, y: 0, w: 5, h: 8 },
+      config: {
+        formulas: [
+          { name: 'MEP', expression: 'BYMA:AL30/BYMA:AL30D' },
+          { name: 'CCL', expression: 'BYMA:AL30/BYMA:AL30C' },
+        ],
+      },
+    },
+  ];
+  await api(base, 'PUT', `/visores/${bonos}/update_secciones`, { secciones }, token);
+  await api(base, 'PUT', `/visores/${bonos}/check_option`, { option: 'public', value: true }, token);
+  return { visorId: bonos };
 }
 
 /**
@@ -112,11 +140,13 @@ async function main() {
   const server = spawn('npx', ['tsx', 'server/main.ts'], {
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: 'dist', LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
+    // Its own process group: npx starts tsx, which starts node; stopping the group stops all three.
+    detached: true,
   });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
   try {
     await waitForServer(base, server);
-    await seed(base);
+    const { visorId } = await seed(base);
     for (const mode of ['light', 'dark']) {
       const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 }, colorScheme: mode });
       await context.addInitScript((darkMode) => localStorage.setItem('darkMode', darkMode), mode);
@@ -163,6 +193,15 @@ async function main() {
       await shot('visor-modal-color');
       await modal.getByRole('button', { name: 'Cerrar' }).click();
 
+      // The visor screen (issue 18): edit mode, then public mode.
+      await page.goto(`/visor/${visorId}/edit`);
+      await page.getByRole('article', { name: 'Dólares' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Guardado' }).waitFor();
+      await shot('visor-edit');
+      await page.goto(`/visor/${visorId}/public`);
+      await page.getByRole('article', { name: 'Dólares' }).waitFor();
+      await shot('visor-public');
+
       await page.goto('/config/profile');
       await page.getByRole('heading', { name: 'Perfil', level: 1 }).waitFor();
       await shot('profile');
@@ -190,7 +229,7 @@ async function main() {
     }
   } finally {
     await browser.close();
-    server.kill('SIGTERM');
+    process.kill(-server.pid, 'SIGTERM');
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

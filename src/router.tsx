@@ -17,6 +17,7 @@ import { NotFoundPage } from './routes/NotFoundPage';
 import { PendingScreen } from './routes/PendingScreen';
 import { StartingScreen } from './routes/StartingScreen';
 import { QuoteBoardPage } from './features/quoteBoard/QuoteBoardPage';
+import { VisorPage } from './features/visor/VisorPage';
 import { SESSION_ROUTE_ID } from './features/auth/sessionRoute';
 
 const always = () => true;
@@ -48,9 +49,9 @@ export const routes: RouteObject[] = [
         children: [
           { index: true, id: 'home', element: <HomePage /> },
           { path: 'test', id: 'test', element: <QuoteBoardPage /> },
-          { path: 'visor/:id/edit', id: 'visor-modo-edicion', element: <PendingScreen title="Visor — modo edición" /> },
-          { path: 'visor/:id', id: 'visor-modo-publico', element: <PendingScreen title="Visor" /> },
-          { path: 'visor/:id/public', id: 'visor-modo-publico-public', element: <PendingScreen title="Visor" /> },
+          { path: 'visor/:id/edit', id: 'visor-modo-edicion', element: <VisorPage mode="edit" /> },
+          { path: 'visor/:id', id: 'visor-modo-publico', element: <VisorPage mode="public" /> },
+          { path: 'visor/:id/public', id: 'visor-modo-publico-public', element: <VisorPage mode="public" /> },
           { path: 'config/profile', id: 'config-profile', element: <ProfilePage /> },
           { path: 'backend/pages/generic/search', id: 'search', element: <SearchPage /> },
           {

@@ -72,6 +72,8 @@ export interface VisoresTable {
   public: number;
   /** JSON text of the section list. */
   secciones: string;
+  /** Bumped by every save of the sections; update_secciones' If-Match names it (issue 18). */
+  version: ColumnType<number, number | undefined, number>;
   created_at: number;
   updated_at: number;
 }

@@ -38,12 +38,12 @@ function visorIdOf(raw: string): string {
 }
 
 /** If-Match: a version number, bare or quoted as an ETag ("3", W/"3"). */
-export function parseIfMatch(header: string | string[] | undefined): number | null {
+export function parseIfMatch(header: string | string[] | undefined, of = 'del árbol'): number | null {
   if (header == null) return null;
   const raw = (Array.isArray(header) ? header[0] : header)!.trim();
   if (raw === '*') return null;
   const match = /^(?:W\/)?"?(\d{1,15})"?$/.exec(raw);
-  if (!match) throw new InvalidError('If-Match debe ser la versión del árbol (un número)');
+  if (!match) throw new InvalidError(`If-Match debe ser la versión ${of} (un número)`);
   return Number(match[1]);
 }
 
@@ -95,9 +95,12 @@ export function workspaceRoutes(ctx: AppContext) {
       return { status: 'success', data: visor, workspace: state };
     });
 
-    app.put<OneId>('/visores/:id/update_secciones', async (request) => {
+    app.put<OneId>('/visores/:id/update_secciones', async (request, reply) => {
       const { secciones } = parseBody(UpdateSeccionesRequest, request.body);
-      return { status: 'success', data: await workspace.updateSecciones(actor(request), visorIdOf(request.params.id), secciones) };
+      const ifMatch = parseIfMatch(request.headers['if-match'], 'del visor');
+      const visor = await workspace.updateSecciones(actor(request), visorIdOf(request.params.id), secciones, ifMatch);
+      reply.header('etag', `"${visor.version}"`);
+      return { status: 'success', data: visor };
     });
 
     app.put<OneId>('/visores/:id/check_option', async (request) => {

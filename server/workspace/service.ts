@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
   DEFAULT_VISOR_COLOR,
+  STALE_VISOR,
   storedColor,
   storedSecciones,
   type Favourites,
@@ -55,6 +56,7 @@ export function toVisor(row: VisorRow): Visor {
     fav: row.fav === 1,
     public: row.public === 1,
     secciones: storedSecciones(row.secciones),
+    version: row.version,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
@@ -69,6 +71,7 @@ export function toPublicVisor(row: VisorRow): PublicVisor {
     color: storedColor(row.color),
     public: true,
     secciones: storedSecciones(row.secciones),
+    version: row.version,
   };
 }
 
@@ -87,16 +90,21 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
   const record = (actor: Actor, action: Parameters<OperatorLogRepo['add']>[0]['action'], detail: Record<string, unknown>) =>
     log.add({ userId: actor.user.id, username: actor.user.username, action, detail, ip: actor.ip });
 
-  /** A visor the caller may read: its own, or a public one. Null otherwise (do not reveal private ones). */
-  async function readable(trx: Kysely<Database>, caller: UserRow, visorId: string): Promise<VisorRow | null> {
-    const row = await trx.selectFrom('visores').selectAll().where('id', '=', visorId).executeTakeFirst();
+  /**
+   * A visor the caller may read: its own, or a public one. Null otherwise (do not reveal
+   * private ones). With `lock`, on PostgreSQL the row stays locked until the transaction ends.
+   */
+  async function readable(trx: Kysely<Database>, caller: UserRow, visorId: string, lock = false): Promise<VisorRow | null> {
+    let query = trx.selectFrom('visores').selectAll().where('id', '=', visorId);
+    if (lock && dialect === 'postgres') query = query.forUpdate();
+    const row = await query.executeTakeFirst();
     if (!row || (row.owner !== caller.id && row.public !== 1)) return null;
     return row;
   }
 
   /** A visor the caller may change: 404 when it cannot see it, 403 when it is someone else's public one. */
-  async function owned(trx: Kysely<Database>, caller: UserRow, visorId: string): Promise<VisorRow> {
-    const row = await readable(trx, caller, visorId);
+  async function owned(trx: Kysely<Database>, caller: UserRow, visorId: string, lock = false): Promise<VisorRow> {
+    const row = await readable(trx, caller, visorId, lock);
     if (!row) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
     if (row.owner !== caller.id) throw new ForbiddenError(WORKSPACE_MESSAGES.notOwner);
     return row;
@@ -156,6 +164,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       fav: 0,
       public: 0,
       secciones: JSON.stringify(fields.secciones),
+      version: 0,
       created_at: at,
       updated_at: at,
     };
@@ -272,11 +281,24 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       return { visor: toVisor(row), workspace };
     },
 
-    async updateSecciones(actor: Actor, visorId: string, secciones: Section[]): Promise<Visor> {
+    /**
+     * Saves the sections and bumps the visor's version. With `ifMatch`, a visor whose version
+     * moved on (another tab or device saved) answers 412 and changes nothing; without it the save wins.
+     */
+    async updateSecciones(actor: Actor, visorId: string, secciones: Section[], ifMatch: number | null = null): Promise<Visor> {
       const row = await db.transaction().execute(async (trx) => {
-        const current = await owned(trx, actor.user, visorId);
-        const next = { ...current, secciones: JSON.stringify(secciones), updated_at: now() };
-        await trx.updateTable('visores').set({ secciones: next.secciones, updated_at: next.updated_at }).where('id', '=', visorId).execute();
+        const current = await owned(trx, actor.user, visorId, true);
+        if (ifMatch != null && ifMatch !== current.version) throw new StaleError(STALE_VISOR);
+        const next = { ...current, secciones: JSON.stringify(secciones), version: current.version + 1, updated_at: now() };
+        // The version in the WHERE too: on SQLite two transactions may both have read the old
+        // row (no row locks); only one of them updates it.
+        const updated = await trx
+          .updateTable('visores')
+          .set({ secciones: next.secciones, version: next.version, updated_at: next.updated_at })
+          .where('id', '=', visorId)
+          .where('version', '=', current.version)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) !== 1) throw new StaleError(STALE_VISOR);
         return next;
       });
       await record(actor, 'visor_update', { visor_id: visorId, secciones: secciones.length });

@@ -13,6 +13,7 @@ const visor = (id: string, owner: string, title: string): Visor => ({
   fav: false,
   public: owner !== 'ana',
   secciones: [],
+  version: 0,
   created_at: '2026-11-22T12:00:00.000Z',
   updated_at: '2026-11-22T12:00:00.000Z',
 });

@@ -25,7 +25,25 @@ export const workspaceQueries = {
   async favourites(database: VisoresDb, userId: string): Promise<FavouritesRecord | null> {
     return (await database.favourites.get(userId)) ?? null;
   },
+  /** The visores the user opened, the latest first, that are still cached (own, or public ones of others). */
+  async recent(database: VisoresDb, userId: string, limit: number): Promise<RecentVisor[]> {
+    const opened = await database.recentVisores.where('userId').equals(userId).toArray();
+    opened.sort((a, b) => b.openedAt - a.openedAt);
+    const visores = await database.visores.bulkGet(opened.map((entry): [string, string] => [userId, entry.visor_id]));
+    const recent: RecentVisor[] = [];
+    opened.forEach((entry, index) => {
+      const visor = visores[index];
+      if (visor && recent.length < limit) recent.push({ visor, openedAt: entry.openedAt });
+    });
+    return recent;
+  },
 };
+
+/** A visor the user opened, and when (epoch ms). */
+export interface RecentVisor {
+  visor: VisorRecord;
+  openedAt: number;
+}
 
 type UserId = string | null | undefined;
 
@@ -39,6 +57,10 @@ export function useVisores(userId: UserId, database: VisoresDb = defaultDb): Own
 
 export function useVisor(userId: UserId, visorId: string | null | undefined, database: VisoresDb = defaultDb): VisorRecord | null | undefined {
   return useLiveQuery(() => (userId && visorId ? workspaceQueries.visor(database, userId, visorId) : null), [userId, visorId, database]);
+}
+
+export function useRecentVisores(userId: UserId, limit: number, database: VisoresDb = defaultDb): RecentVisor[] | null | undefined {
+  return useLiveQuery(() => (userId ? workspaceQueries.recent(database, userId, limit) : null), [userId, limit, database]);
 }
 
 export function useFavourites(userId: UserId, database: VisoresDb = defaultDb): FavouritesRecord | null | undefined {

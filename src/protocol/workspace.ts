@@ -284,6 +284,8 @@ export const Visor = z.strictObject({
   fav: z.boolean(),
   public: z.boolean(),
   secciones: z.array(Section),
+  /** Bumped by every save of the sections: update_secciones' If-Match (issue 18). */
+  version: z.number(),
   /** ISO date-times. */
   created_at: z.string(),
   updated_at: z.string(),
@@ -302,6 +304,8 @@ export const PublicVisor = z.strictObject({
   color: z.string(),
   public: z.literal(true),
   secciones: z.array(Section),
+  /** As the owner's: public mode sees that the sections changed. */
+  version: z.number(),
 });
 export type PublicVisor = z.infer<typeof PublicVisor>;
 
@@ -380,7 +384,10 @@ export type SaveTreeResponse = z.infer<typeof SaveTreeResponse>;
 export const VisorListResponse = successData(z.array(Visor));
 export type VisorListResponse = z.infer<typeof VisorListResponse>;
 
-/** PUT …/update_secciones, PUT …/check_option, and GET /visores/{id}/get by its owner: the visor as it is now. */
+/**
+ * PUT …/update_secciones (with `If-Match: "<version>"`, a stale save answers 412; the answer's
+ * ETag is the new version), PUT …/check_option, and GET /visores/{id}/get by its owner: the visor as it is now.
+ */
 export const VisorResponse = successData(Visor);
 export type VisorResponse = z.infer<typeof VisorResponse>;
 
@@ -415,6 +422,9 @@ export type ToggleFavResponse = z.infer<typeof ToggleFavResponse>;
 /** GET /visores/{userId}/getFavs: favourite visores, and favourite folders with their whole subtree. */
 export const FavsResponse = successData(Favourites);
 export type FavsResponse = z.infer<typeof FavsResponse>;
+
+/** The message of a 412 from update_secciones. */
+export const STALE_VISOR = 'El visor cambió en otra pestaña o dispositivo. Recárguelo y vuelva a intentar.';
 
 /** POST /visores/{userId}/{visorId}/verify_owner_visor. */
 export const OwnerResponse = successData(z.strictObject({ owner: z.boolean() }));

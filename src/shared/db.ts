@@ -53,6 +53,14 @@ export interface FavouritesRecord {
   folders: FolderNode[];
 }
 
+/** A visor the user opened, and when (Inicio's Recientes, issue 18). */
+export interface RecentVisorRecord {
+  userId: string;
+  visor_id: string;
+  /** Epoch ms of the last opening. */
+  openedAt: number;
+}
+
 export const DB_NAME = 'visores';
 
 export class VisoresDb extends Dexie {
@@ -61,6 +69,7 @@ export class VisoresDb extends Dexie {
   folderTrees!: EntityTable<FolderTreeRecord, 'userId'>;
   visores!: Table<VisorRecord, [string, string]>;
   favourites!: EntityTable<FavouritesRecord, 'userId'>;
+  recentVisores!: Table<RecentVisorRecord, [string, string]>;
 
   constructor(name = DB_NAME) {
     super(name);
@@ -71,6 +80,8 @@ export class VisoresDb extends Dexie {
       visores: '[userId+visor_id], userId',
       favourites: 'userId',
     });
+    // Issue 18: the visores each user opened, for Inicio's Recientes.
+    this.version(4).stores({ recentVisores: '[userId+visor_id], userId' });
   }
 }
 

@@ -8,7 +8,8 @@ export interface MenuItem {
   onSelect: () => void;
 }
 
-export function Menu({ label, items, icon }: { label: string; items: MenuItem[]; icon?: IconName }) {
+/** `text`: shown on the button beside the icon (else the label is only its accessible name). */
+export function Menu({ label, items, icon, text }: { label: string; items: MenuItem[]; icon?: IconName; text?: string }) {
   const [open, setOpen] = useState(false);
   const menuId = useId();
   const rootRef = useRef<HTMLDivElement>(null);
@@ -56,6 +57,7 @@ export function Menu({ label, items, icon }: { label: string; items: MenuItem[];
         onClick={() => setOpen((value) => !value)}
       >
         {icon ? <Icon name={icon} /> : <span aria-hidden="true">⋯</span>}
+        {text != null && <span className="menu__text">{text}</span>}
       </button>
       {open && (
         <ul className="menu__list" role="menu" id={menuId} aria-label={label} ref={listRef} onKeyDown={onKeyDown}>

@@ -13,9 +13,19 @@ import type { LogEntry } from './eventLog';
 import type { CachedPositions } from './positionsAccounts';
 import type { PositionsStatus } from './positionsConnection';
 import type { SessionConnectAnswer, SessionConnectRequest } from './positionsRest';
-import type { TreeChangeRequest, VisorFields } from './sync';
+import type { SeccionesSave, SeccionesSaveAnswer, TreeChangeRequest, VisorFields } from './sync';
 
-export type { CachedPositions, LogEntry, PositionsStatus, SessionConnectAnswer, SessionConnectRequest, TreeChangeRequest, VisorFields };
+export type {
+  CachedPositions,
+  LogEntry,
+  PositionsStatus,
+  SeccionesSave,
+  SeccionesSaveAnswer,
+  SessionConnectAnswer,
+  SessionConnectRequest,
+  TreeChangeRequest,
+  VisorFields,
+};
 
 /** idle: no session; unauthorized: the server refused the token (no retry until a new one). */
 export type MarketConnectionState = 'idle' | 'connecting' | 'open' | 'closed' | 'unauthorized';
@@ -136,4 +146,16 @@ export interface DataWorkerApi {
   toggleVisorFavourite(visorId: string): Promise<{ fav: boolean }>;
   /** A tree change (add, edit, move, delete, favourite), re-applied after a 412 when it still fits. */
   changeTree(request: TreeChangeRequest): Promise<{ version: number; folderId?: string }>;
+
+  // ── The visor screen (issue 18) ─────────────────────────────────────────────────
+  /** Saves the sections with If-Match; a 412 re-reads and re-applies when the changes touched different sections. */
+  saveSecciones(visorId: string, save: SeccionesSave): Promise<SeccionesSaveAnswer>;
+  /** `Público` on or off (check_option). */
+  setVisorPublic(visorId: string, value: boolean): Promise<Visor>;
+  /** `Clonar`: the copy lands in the caller's tree; answers its id. */
+  cloneVisor(visorId: string): Promise<{ visorId: string }>;
+  /** The server says whether the signed-in user owns the visor. */
+  verifyOwner(visorId: string): Promise<boolean>;
+  /** Records the opening for Inicio's Recientes. */
+  visorOpened(visorId: string): Promise<void>;
 }

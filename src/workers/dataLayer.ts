@@ -144,6 +144,11 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     deleteVisor: (visorId) => unwrap(sync.deleteVisor(visorId)),
     toggleVisorFavourite: (visorId) => unwrap(sync.toggleVisorFavourite(visorId)),
     changeTree: (request) => unwrap(sync.changeTree(request)),
+    saveSecciones: (visorId, save) => unwrap(sync.saveSecciones(visorId, save)),
+    setVisorPublic: (visorId, value) => unwrap(sync.setVisorPublic(visorId, value)),
+    cloneVisor: (visorId) => unwrap(sync.cloneVisor(visorId)),
+    verifyOwner: (visorId) => unwrap(sync.verifyOwner(visorId)),
+    visorOpened: (visorId) => unwrap(sync.visorOpened(visorId)),
   };
   return withPlainErrors(api);
 }

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { VisoresDb, type VisorRecord } from '../shared/db';
 import { NETWORK_ERROR_MESSAGE } from '../shared/errors';
 import { createHttpClient } from '../shared/http';
-import { isOwnVisor, type Visor } from '../protocol/workspace';
+import { isOwnVisor, type Section, type Visor } from '../protocol/workspace';
 import type { WorkerSession } from './api';
 import { createWorkspaceSync, SYNC_LOG } from './sync';
 import { CHECK_AFTER_MS } from './syncRefresh';
@@ -25,6 +25,7 @@ const visor = (id: string, title: string): Visor => ({
   fav: false,
   public: false,
   secciones: [],
+  version: 0,
   created_at: '2026-11-22T12:00:00.000Z',
   updated_at: '2026-11-22T12:00:00.000Z',
 });
@@ -83,7 +84,7 @@ describe('workspace sync', () => {
   });
 
   it("caches another user's public visor with its public fields only, apart from the user's own visores (issue 17)", async () => {
-    const shared = { visor_id: 'p1', title: 'Compartido', emoji: '', color: '#00ff00', public: true, secciones: [] };
+    const shared = { visor_id: 'p1', title: 'Compartido', emoji: '', color: '#00ff00', public: true, secciones: [], version: 0 };
     const { sync, database } = setup({
       [`GET /visores/${USER}/folders`]: () => tree(1),
       [`GET /visores/${USER}`]: () => ({ status: 200, body: { status: 'success', data: [visor('v1', 'Uno')] } }),
@@ -250,5 +251,56 @@ describe('workspace sync', () => {
     held.answer(tree(9));
     expect((await pending).ok).toBe(false);
     expect(await database.folderTrees.count()).toBe(0);
+  });
+});
+
+describe('saving a visor’s sections (issue 18)', () => {
+  const section = (id: string, title: string): Section => ({
+    id,
+    type: 'formula',
+    title,
+    layout: { x: 0, y: 0, w: 6, h: 4 },
+    config: { formulas: [] },
+  });
+  const base = [section('a', 'A'), section('b', 'B')];
+  const withSections = (secciones: Section[], version: number): Visor => ({ ...visor('v1', 'Uno'), secciones, version });
+  const ok = (data: Visor) => ({ status: 200, body: { status: 'success', data } });
+  const stale = { status: 412, body: { status: 'error', message: 'El visor cambió en otra pestaña o dispositivo.' } };
+
+  it('sends If-Match with the version read and stores the answer', async () => {
+    const mine = [section('a', 'Mía'), section('b', 'B')];
+    const { sync, database, http } = setup({ 'PUT /visores/v1/update_secciones': () => ok(withSections(mine, 4)) });
+    const answer = await sync.saveSecciones('v1', { base, sections: mine, version: 3 });
+    expect(answer).toEqual({ ok: true, value: { visor: withSections(mine, 4), outcome: 'saved' } });
+    expect(http.calls[0]!.headers['if-match']).toBe('"3"');
+    expect(http.calls[0]!.body).toEqual({ secciones: mine });
+    expect((await database.visores.get([USER, 'v1']))?.version).toBe(4);
+  });
+
+  it('on 412 re-reads and saves this tab’s change again on the newer sections when they touched different sections', async () => {
+    const theirs = [section('a', 'A'), section('b', 'Suya')];
+    const merged = [section('a', 'Mía'), section('b', 'Suya')];
+    let puts = 0;
+    const { sync, http } = setup({
+      'PUT /visores/v1/update_secciones': () => (++puts === 1 ? stale : ok(withSections(merged, 5))),
+      'GET /visores/v1/get': () => ok(withSections(theirs, 4)),
+    });
+    const answer = await sync.saveSecciones('v1', { base, sections: [section('a', 'Mía'), section('b', 'B')], version: 3 });
+    expect(answer).toEqual({ ok: true, value: { visor: withSections(merged, 5), outcome: 'merged' } });
+    const retry = http.calls.at(-1)!;
+    expect(retry.headers['if-match']).toBe('"4"');
+    expect(retry.body).toEqual({ secciones: merged });
+  });
+
+  it('on 412 keeps the server’s state when both changed the same section', async () => {
+    const theirs = [section('a', 'Suya'), section('b', 'B')];
+    const { sync, database, http } = setup({
+      'PUT /visores/v1/update_secciones': () => stale,
+      'GET /visores/v1/get': () => ok(withSections(theirs, 4)),
+    });
+    const answer = await sync.saveSecciones('v1', { base, sections: [section('a', 'Mía'), section('b', 'B')], version: 3 });
+    expect(answer).toEqual({ ok: true, value: { visor: withSections(theirs, 4), outcome: 'server-won', clashes: ['a'] } });
+    expect(http.calls.filter((call) => call.method === 'PUT')).toHaveLength(1);
+    expect((await database.visores.get([USER, 'v1']))?.secciones).toEqual(theirs);
   });
 });

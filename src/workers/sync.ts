@@ -6,6 +6,7 @@
 // saves carry If-Match; on 412 the workspace is read again and the change applied again when
 // it still makes sense. Calls run one at a time, so an older read never overwrites a newer write.
 import { applyTreeChange, type TreeChange } from '../lib/treeChanges';
+import { mergeSections } from '../lib/sectionMerge';
 import type { z } from 'zod';
 import {
   DeleteVisorResponse,
@@ -14,6 +15,10 @@ import {
   ToggleFavResponse,
   UpdateVisorResponse,
   ReadVisorResponse,
+  OwnerResponse,
+  VisorResponse,
+  isOwnVisor,
+  type Section,
   type UpdateVisorRequest,
   type ReadVisor,
   type Visor,
@@ -32,10 +37,25 @@ export const MAX_CONFLICT_RETRIES = 3;
 export const SYNC_LOG = {
   loadFailed: (message: string) => `Error al cargar las carpetas: ${message}`,
   conflict: 'El árbol de carpetas cambió en otra pestaña o dispositivo: se recarga y se vuelve a aplicar el cambio',
+  visorConflict: 'El visor cambió en otra pestaña o dispositivo: se relee y se vuelve a aplicar el cambio cuando toca otras secciones',
 } as const;
 
 /** A tree change as a tab asks for it; the worker names a new folder. */
 export type TreeChangeRequest = Exclude<TreeChange, { kind: 'addFolder' }> | { kind: 'addFolder'; parentId: string | null; name: string; emoji: string };
+
+/** A save of a visor's sections: what the tab changed (`base` → `sections`) on the version it read. */
+export interface SeccionesSave {
+  base: Section[];
+  sections: Section[];
+  version: number;
+}
+
+/**
+ * How a save ended: `saved` as sent; `merged` after a 412, this tab's change applied again on
+ * the newer sections (they touched different sections); `server-won` after a 412 whose newer
+ * sections changed the same sections as this tab (`clashes`): nothing was saved.
+ */
+export type SeccionesSaveAnswer = { visor: Visor; outcome: 'saved' | 'merged' } | { visor: Visor; outcome: 'server-won'; clashes: string[] };
 
 /** Title, emoji and colour of a visor, as the server takes them to create or update one. */
 export type VisorFields = z.input<typeof UpdateVisorRequest>;
@@ -119,9 +139,15 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       return serial(() =>
         attempt(async () => {
           const userId = userOf();
-          const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
-          await store.putVisor(userId, body.data);
-          return body.data;
+          try {
+            const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
+            await store.putVisor(userId, body.data);
+            return body.data;
+          } catch (error) {
+            // Gone, or no longer public: the cached copy must not keep showing it.
+            if (error instanceof ApiError && error.status === 404) await store.forgetVisor(userId, visorId);
+            throw error;
+          }
         }),
       );
     },
@@ -215,6 +241,86 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
           }
         }),
       );
+    },
+
+    /**
+     * Saves a visor's sections with If-Match. On 412 the visor is read again and the tab's change
+     * applied again on it when the two touched different sections (lib/sectionMerge.ts); else the
+     * server's state stays. Every answer lands in Dexie, so every tab of the visor follows.
+     */
+    saveSecciones(visorId: string, save: SeccionesSave): Promise<Result<SeccionesSaveAnswer>> {
+      return serial(() =>
+        attempt(async (): Promise<SeccionesSaveAnswer> => {
+          const userId = userOf();
+          let { base, sections, version } = save;
+          let merged = false;
+          for (let conflicts = 0; ;) {
+            try {
+              const { body } = await http.request('PUT', `${visorPath(visorId)}/update_secciones`, {
+                body: { secciones: sections },
+                headers: { 'if-match': `"${version}"` },
+                schema: VisorResponse,
+              });
+              await store.putVisor(userId, body.data);
+              return { visor: body.data, outcome: merged ? 'merged' : 'saved' };
+            } catch (error) {
+              if (!isStale(error) || conflicts >= MAX_CONFLICT_RETRIES) throw error;
+              conflicts += 1;
+              log.warn(SYNC_LOG.visorConflict);
+              const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
+              const fresh = body.data;
+              if (!isOwnVisor(fresh)) throw error;
+              await store.putVisor(userId, fresh);
+              const outcome = mergeSections(base, sections, fresh.secciones);
+              if (!outcome.ok) return { visor: fresh, outcome: 'server-won', clashes: outcome.clashes };
+              base = fresh.secciones;
+              sections = outcome.sections;
+              version = fresh.version;
+              merged = true;
+            }
+          }
+        }),
+      );
+    },
+
+    /** Public on or off (check_option); the cached visor follows. */
+    setVisorPublic(visorId: string, value: boolean): Promise<Result<Visor>> {
+      return serial(() =>
+        attempt(async () => {
+          const userId = userOf();
+          const { body } = await http.request('PUT', `${visorPath(visorId)}/check_option`, { body: { option: 'public', value }, schema: VisorResponse });
+          await store.putVisor(userId, body.data);
+          return body.data;
+        }),
+      );
+    },
+
+    /** Copies an own or public visor into the caller's tree (at the root); answers the copy's id. */
+    cloneVisor(visorId: string): Promise<Result<{ visorId: string }>> {
+      return serial(() =>
+        attempt(async () => {
+          const userId = userOf();
+          const { body } = await http.request('POST', `${base(userId)}/${encodeURIComponent(visorId)}/clonar`, { schema: NewVisorResponse });
+          await store.applyWorkspace(userId, body.workspace, { visor: body.data.visor });
+          return { visorId: body.data.id_visor };
+        }),
+      );
+    },
+
+    /** Whether the signed-in user owns the visor: the server decides (verify_owner_visor). */
+    verifyOwner(visorId: string): Promise<Result<boolean>> {
+      return attempt(async () => {
+        const userId = userOf();
+        const { body } = await http.request('POST', `${base(userId)}/${encodeURIComponent(visorId)}/verify_owner_visor`, { schema: OwnerResponse });
+        return body.data.owner;
+      });
+    },
+
+    /** The user opened a visor: Inicio's Recientes lists it first. */
+    visorOpened(visorId: string): Promise<Result<void>> {
+      return attempt(async () => {
+        await store.opened(userOf(), visorId);
+      });
     },
 
     /** Logout: deletes every cached record of the user. */

@@ -61,6 +61,22 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
       });
     },
 
+    /** A visor the server no longer shows the user (deleted, or no longer public). */
+    async forgetVisor(userId: string, visorId: string): Promise<void> {
+      await db.transaction('rw', db.visores, async () => {
+        stillSignedIn(userId);
+        await db.visores.delete([userId, visorId]);
+      });
+    },
+
+    /** The user opened a visor (Inicio's Recientes). */
+    async opened(userId: string, visorId: string): Promise<void> {
+      await db.transaction('rw', db.recentVisores, async () => {
+        stillSignedIn(userId);
+        await db.recentVisores.put({ userId, visor_id: visorId, openedAt: now() });
+      });
+    },
+
     /** The version check found the cached tree current: it counts as read now. */
     async confirmed(userId: string): Promise<void> {
       await db.transaction('rw', db.folderTrees, async () => {
@@ -72,8 +88,9 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
 
     /** Logout: deletes every cached record of the user. */
     async wipe(userId: string): Promise<void> {
-      await db.transaction('rw', db.folderTrees, db.visores, db.favourites, async () => {
+      await db.transaction('rw', [db.folderTrees, db.visores, db.favourites, db.recentVisores], async () => {
         await db.folderTrees.delete(userId);
+        await db.recentVisores.where('userId').equals(userId).delete();
         await db.visores.where('userId').equals(userId).delete();
         await db.favourites.delete(userId);
       });

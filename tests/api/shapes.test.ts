@@ -158,6 +158,13 @@ describe('response shapes on sqlite', () => {
       await demo.api.put(`/api/visores/${visorId}/update_secciones`, { secciones: SECTIONS }),
     );
     expect(withSections.data.secciones).toEqual(SECTIONS);
+    // With If-Match naming the version read (issue 18); the answer carries the next one.
+    const again = answer(
+      'PUT /api/visores/:id/update_secciones',
+      VisorResponse,
+      await demo.api.put(`/api/visores/${visorId}/update_secciones`, { secciones: SECTIONS }, { headers: { 'if-match': `"${withSections.data.version}"` } }),
+    );
+    expect(again.data.version).toBe(withSections.data.version + 1);
     answer('PUT /api/visores/:id/check_option', VisorResponse, await demo.api.put(`/api/visores/${visorId}/check_option`, { option: 'public', value: true }));
     answer('GET /api/visores/:id/get', VisorResponse, await demo.api.get(`/api/visores/${visorId}/get`));
     const visitor = await createUser(server, admin.token);
@@ -378,6 +385,8 @@ describe('response shapes on sqlite', () => {
       refused(await admin.api.post('/api/admin/users', { username: 'demo', password: 'clave-de-formas' }), 409);
       const { version } = expectBody(await demo.api.get(`/api/visores/${demo.user._id}/folders`), FolderTreeResponse);
       refused(await demo.api.put(`/api/visores/${demo.user._id}/folders`, [], { headers: { 'if-match': String(version + 5) } }), 412);
+      const stale = expectBody(await demo.api.post(`/api/visores/${demo.user._id}/new`, { title: 'Versión' }), NewVisorResponse).data.id_visor;
+      refused(await demo.api.put(`/api/visores/${stale}/update_secciones`, { secciones: [] }, { headers: { 'if-match': '"7"' } }), 412);
       refused(await request(server.baseUrl, 'POST', '/api/login', { raw: JSON.stringify({ password: 'x'.repeat(1024 * 1024 + 1) }) }), 413);
       refused(await request(server.baseUrl, 'POST', '/api/login', { raw: '<a/>', headers: { 'content-type': 'application/xml' } }), 415);
       const blocked = `bloqueado_${Date.now()}`;

@@ -3,6 +3,7 @@ import {
   DeleteVisorResponse,
   NewVisorResponse,
   SaveTreeResponse,
+  STALE_VISOR,
   TITLE_REQUIRED,
   ToggleFavResponse,
   UpdateVisorResponse,
@@ -65,6 +66,7 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
         fav: false,
         public: false,
         secciones: [],
+        version: 0,
         created_at: expect.any(String),
         updated_at: expect.any(String),
       });
@@ -364,6 +366,61 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
     });
   });
 
+  describe('the sections version and If-Match (issue 18)', () => {
+    const save = (visorId: string, secciones: unknown, ifMatch?: string) =>
+      demo.api.put(`/api/visores/${visorId}/update_secciones`, { secciones }, ifMatch === undefined ? {} : { headers: { 'if-match': ifMatch } });
+
+    it('bumps the version on every save and answers it as the ETag', async () => {
+      const id = await newVisor(demo);
+      expect((await readVisor(demo, id)).version).toBe(0);
+      const first = await save(id, SECTIONS, '"0"');
+      expect(expectSuccess<{ data: Visor }>(first).data.version).toBe(1);
+      expect(first.headers.get('etag')).toBe('"1"');
+      const second = await save(id, [SECTIONS[0]!], '1');
+      expect(expectSuccess<{ data: Visor }>(second).data.version).toBe(2);
+      expect((await readVisor(demo, id)).version).toBe(2);
+    });
+
+    it('answers 412 to a save naming an old version, and changes nothing', async () => {
+      const id = await newVisor(demo);
+      expectSuccess(await save(id, SECTIONS, '"0"'));
+      const message = expectErrorResponse(await save(id, [], '"0"'), 412);
+      expect(message).toBe(STALE_VISOR);
+      const visor = await readVisor(demo, id);
+      expect(visor.version).toBe(1);
+      expect(visor.secciones).toEqual(SECTIONS);
+    });
+
+    it('lets exactly one of two simultaneous saves with the same If-Match win; the other gets 412', async () => {
+      const id = await newVisor(demo);
+      const answers = await Promise.all([save(id, [SECTIONS[0]!], '"0"'), save(id, [SECTIONS[1]!], '"0"')]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 412]);
+      const winner = answers.findIndex((answer) => answer.status === 200);
+      const visor = await readVisor(demo, id);
+      expect(visor.version).toBe(1);
+      expect(visor.secciones).toEqual([SECTIONS[winner]!]);
+    });
+
+    it('lets a save without If-Match win (and still bump the version)', async () => {
+      const id = await newVisor(demo);
+      expectSuccess(await save(id, SECTIONS, '"0"'));
+      expect(expectSuccess<{ data: Visor }>(await save(id, [])).data.version).toBe(2);
+    });
+
+    it('refuses a malformed If-Match with 400 and changes nothing', async () => {
+      const id = await newVisor(demo);
+      expect(expectErrorResponse(await save(id, SECTIONS, 'abc'), 400)).toContain('If-Match');
+      expect((await readVisor(demo, id)).version).toBe(0);
+    });
+
+    it('shows the version to a visitor of a public visor', async () => {
+      const id = await newVisor(demo);
+      expectSuccess(await save(id, SECTIONS, '"0"'));
+      expectSuccess(await demo.api.put(`/api/visores/${id}/check_option`, { option: 'public', value: true }));
+      expect((await readPublicVisor(other, id)).version).toBe(1);
+    });
+  });
+
   describe('verify_owner_visor', () => {
     const verify = (who: Session, visorId: string) => who.api.post(`/api/visores/${who.user._id}/${visorId}/verify_owner_visor`);
 
@@ -464,7 +521,7 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       for (const visitor of [other, admin]) {
         const response = await visitor.api.get(`/api/visores/${id}/get`);
         const data = expectSuccess<{ data: Record<string, unknown> }>(response).data;
-        expect(Object.keys(data).sort()).toEqual(['color', 'emoji', 'public', 'secciones', 'title', 'visor_id']);
+        expect(Object.keys(data).sort()).toEqual(['color', 'emoji', 'public', 'secciones', 'title', 'version', 'visor_id']);
         expect(response.text).not.toContain(demo.user._id);
         expect(data).toEqual(publicFieldsOf(owner));
       }

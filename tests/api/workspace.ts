@@ -82,7 +82,15 @@ export async function readPublicVisor(who: Session, visorId: string): Promise<Pu
 /** What a visitor may read of a visor its owner reads as `visor`. */
 export function publicFieldsOf(visor: Visor): PublicVisor {
   expect(visor.public).toBe(true);
-  return { visor_id: visor.visor_id, title: visor.title, emoji: visor.emoji, color: visor.color, public: true, secciones: visor.secciones };
+  return {
+    visor_id: visor.visor_id,
+    title: visor.title,
+    emoji: visor.emoji,
+    color: visor.color,
+    public: true,
+    secciones: visor.secciones,
+    version: visor.version,
+  };
 }
 
 export async function listVisores(who: Session): Promise<Visor[]> {

@@ -1,6 +1,7 @@
 import { Link } from 'react-router-dom';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { useWorkspace } from '../workspace/useWorkspaceData';
+import { useRecentVisores } from '../../data/workspace';
 import { openWorkspaceModal } from '../workspace/modalRequests';
 import { paths } from '../../lib/paths';
 import type { Visor } from '../../protocol/workspace';
@@ -8,7 +9,7 @@ import { Emoji } from '../../ui/Emoji';
 
 const RECENT_COUNT = 6;
 
-function VisorCard({ visor }: { visor: Visor }) {
+function VisorCard({ visor, date }: { visor: Pick<Visor, 'visor_id' | 'title' | 'emoji' | 'color'>; date: string }) {
   return (
     <li>
       <Link className="visor-card" to={paths['visor-modo-edicion'](visor.visor_id)} style={{ ['--visor-color' as string]: visor.color }}>
@@ -16,17 +17,33 @@ function VisorCard({ visor }: { visor: Visor }) {
           <Emoji emoji={visor.emoji || '📊'} />
         </span>
         <span className="visor-card__title">{visor.title}</span>
-        <small className="visor-card__date">{new Date(visor.updated_at).toLocaleDateString('es-AR')}</small>
+        <small className="visor-card__date">{date}</small>
       </Link>
     </li>
   );
 }
 
-/** Inicio: recent and favourite visores as cards; a call to create the first one when there are none. */
+const day = (at: number | string) => new Date(at).toLocaleDateString('es-AR');
+
+/**
+ * Inicio: favourite visores, and Recientes, the ones this user opened most recently (kept per
+ * user in Dexie by the data worker when a visor screen opens, so per browser), then the latest
+ * changed; a call to create the first one when there are none.
+ */
 export function HomePage() {
   const user = useCurrentUser();
   const { visores } = useWorkspace();
-  const recent = [...(visores ?? [])].sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, RECENT_COUNT);
+  const opened = useRecentVisores(user._id, RECENT_COUNT) ?? [];
+  // Opened ones first; while fewer than RECENT_COUNT were opened here, the latest changed own
+  // visores fill the row (a new account's first visores show before they are opened).
+  const openedIds = new Set(opened.map((entry) => entry.visor.visor_id));
+  const recent = [
+    ...opened.map(({ visor, openedAt }) => ({ visor, date: `Abierto el ${day(openedAt)}` })),
+    ...[...(visores ?? [])]
+      .filter((visor) => !openedIds.has(visor.visor_id))
+      .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+      .map((visor) => ({ visor, date: day(visor.updated_at) })),
+  ].slice(0, RECENT_COUNT);
   const favourites = (visores ?? []).filter((visor) => visor.fav);
   return (
     <section className="page home">
@@ -49,18 +66,22 @@ export function HomePage() {
               <h2 id="home-favourites">Favoritos</h2>
               <ul className="visor-cards">
                 {favourites.map((visor) => (
-                  <VisorCard key={visor.visor_id} visor={visor} />
+                  <VisorCard key={visor.visor_id} visor={visor} date={day(visor.updated_at)} />
                 ))}
               </ul>
             </section>
           )}
           <section aria-labelledby="home-recent">
             <h2 id="home-recent">Recientes</h2>
-            <ul className="visor-cards">
-              {recent.map((visor) => (
-                <VisorCard key={visor.visor_id} visor={visor} />
-              ))}
-            </ul>
+            {recent.length === 0 ? (
+              <p className="muted">Los visores que abra aparecen aquí.</p>
+            ) : (
+              <ul className="visor-cards">
+                {recent.map(({ visor, date }) => (
+                  <VisorCard key={visor.visor_id} visor={visor} date={date} />
+                ))}
+              </ul>
+            )}
           </section>
         </>
       )}

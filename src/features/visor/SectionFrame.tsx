@@ -1,0 +1,135 @@
+// One section of a visor as the grid draws it (issue 18): a header with its title (edited in
+// place in edit mode), settings, duplicate and delete (the spec's confirm dialog), and the
+// body its type's module draws. In edit mode the header is the drag handle; its input and
+// buttons are not (VisorGrid's dragConfig.cancel).
+import { useState, type KeyboardEvent } from 'react';
+import type { Section } from '../../protocol/workspace';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
+import { Icon } from '../../ui/Icon';
+import { moduleOf } from './sections/registry';
+import type { ConfigOf, SectionModule, SectionViewProps } from './sections/types';
+
+export interface SectionFrameProps {
+  section: Section;
+  editable: boolean;
+  disabledReason: string | null;
+  settingsOpen: boolean;
+  onSettingsOpen: () => void;
+  onSettingsClose: () => void;
+  onChange: (section: Section) => void;
+  onDuplicate: () => void;
+  onDelete: () => void;
+}
+
+export const UNAVAILABLE_SECTION = 'Este tipo de sección todavía no está disponible.';
+
+function SectionTitle({ title, editable, onRename }: { title: string; editable: boolean; onRename: (title: string) => void }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  if (!editable) return <h2 className="section-frame__title">{title}</h2>;
+  const commit = () => {
+    if (editing != null && editing.trim() !== title) onRename(editing.trim());
+    setEditing(null);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'Enter') event.currentTarget.blur();
+    else if (event.key === 'Escape') {
+      setEditing(null);
+      event.currentTarget.blur();
+    }
+  };
+  return (
+    <input
+      className="section-frame__title-input"
+      aria-label="Título de la sección"
+      value={editing ?? title}
+      maxLength={200}
+      onFocus={() => setEditing(title)}
+      onChange={(event) => setEditing(event.target.value)}
+      onBlur={commit}
+      onKeyDown={onKeyDown}
+    />
+  );
+}
+
+/** The module's body for the section, typed by its type (the registry keeps them in step). */
+function SectionBody({
+  section,
+  ...rest
+}: Omit<SectionViewProps<Section['type']>, 'section' | 'onConfigChange'> & {
+  section: Section;
+  onConfigChange: (config: Section['config']) => void;
+}) {
+  const module = moduleOf(section.type) as SectionModule<Section['type']> | undefined;
+  if (!module) return <p className="muted section-frame__unavailable">{UNAVAILABLE_SECTION}</p>;
+  const View = module.View;
+  return <View section={section as never} {...rest} onConfigChange={(config: ConfigOf<Section['type']>) => rest.onConfigChange(config)} />;
+}
+
+export function SectionFrame(props: SectionFrameProps) {
+  const { section, editable, disabledReason } = props;
+  const [confirming, setConfirming] = useState(false);
+  const locked = !editable || disabledReason != null;
+  return (
+    <article
+      className="section-frame"
+      data-section-id={section.id}
+      // The saved place in grid units (x, y, w, h): what a reload must find.
+      data-layout={`${section.layout.x},${section.layout.y},${section.layout.w},${section.layout.h}`}
+      aria-label={section.title || 'Sección'}
+    >
+      <header className={`section-frame__head${locked ? '' : ' section-frame__drag'}`}>
+        {!locked && (
+          <span className="section-frame__grip" aria-hidden="true" title="Arrastrar para mover">
+            <Icon name="grip" />
+          </span>
+        )}
+        <SectionTitle title={section.title} editable={!locked} onRename={(title) => props.onChange({ ...section, title })} />
+        {editable && (
+          <div className="section-frame__actions">
+            <button type="button" className="icon-button" aria-label="Configurar sección" title="Configurar" onClick={props.onSettingsOpen}>
+              <Icon name="settings" />
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Duplicar sección"
+              title={disabledReason ?? 'Duplicar'}
+              disabled={locked}
+              onClick={props.onDuplicate}
+            >
+              <Icon name="copy" />
+            </button>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label="Eliminar sección"
+              title={disabledReason ?? 'Eliminar'}
+              disabled={locked}
+              onClick={() => setConfirming(true)}
+            >
+              <Icon name="trash" />
+            </button>
+          </div>
+        )}
+      </header>
+      <div className="section-frame__body">
+        <SectionBody
+          section={section}
+          editable={editable}
+          disabledReason={disabledReason}
+          settingsOpen={props.settingsOpen}
+          onSettingsClose={props.onSettingsClose}
+          onConfigChange={(config) => props.onChange({ ...section, config } as Section)}
+        />
+      </div>
+      <ConfirmDialog
+        open={confirming}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          setConfirming(false);
+          props.onDelete();
+        }}
+      />
+    </article>
+  );
+}

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { Section } from '../../protocol/workspace';
+import { applyLayout, bottomRow, readingOrder } from './sectionLayout';
+
+const at = (id: string, x: number, y: number, w = 6, h = 4): Section => ({
+  id,
+  type: 'formula',
+  title: id,
+  layout: { x, y, w, h },
+  config: { formulas: [] },
+});
+
+describe('sectionLayout', () => {
+  it('lands a new section below every other', () => {
+    expect(bottomRow([])).toBe(0);
+    expect(bottomRow([at('a', 0, 0, 6, 4), at('b', 6, 2, 6, 5)])).toBe(7);
+  });
+
+  it('applies a moved or resized item and keeps the same array when nothing changed', () => {
+    const sections = [at('a', 0, 0), at('b', 6, 0)];
+    expect(applyLayout(sections, [{ i: 'a', x: 0, y: 0, w: 6, h: 4 }])).toBe(sections);
+    expect(applyLayout(sections, [{ i: 'b', x: 0, y: 4, w: 12, h: 3 }])[1]!.layout).toEqual({ x: 0, y: 4, w: 12, h: 3 });
+  });
+
+  it('orders sections top to bottom, then left to right, for one column', () => {
+    expect(readingOrder([at('c', 0, 8), at('b', 6, 0), at('a', 0, 0)]).map((section) => section.id)).toEqual(['a', 'b', 'c']);
+  });
+});

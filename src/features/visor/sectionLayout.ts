@@ -1,0 +1,45 @@
+// Pure helpers of the visor's grid (issue 18): sections ↔ react-grid-layout items, where a
+// new section lands, and the one-column order on narrow screens.
+import type { Section } from '../../protocol/workspace';
+
+export const GRID_COLUMNS = 12;
+/** Below this width the sections stack in one column. */
+export const NARROW_WIDTH = 768;
+
+export interface GridItem {
+  i: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** The first row below every section: where a new one lands. */
+export function bottomRow(sections: readonly Section[]): number {
+  return sections.reduce((bottom, section) => Math.max(bottom, section.layout.y + section.layout.h), 0);
+}
+
+/** Applies the grid's layout to the sections; the same array when nothing moved or resized. */
+export function applyLayout(sections: Section[], layout: readonly GridItem[]): Section[] {
+  const byId = new Map(layout.map((item) => [item.i, item]));
+  let changed = false;
+  const next = sections.map((section) => {
+    const item = byId.get(section.id);
+    if (!item) return section;
+    const { x, y, w, h } = section.layout;
+    if (item.x === x && item.y === y && item.w === w && item.h === h) return section;
+    changed = true;
+    return { ...section, layout: { x: item.x, y: item.y, w: item.w, h: item.h } };
+  });
+  return changed ? next : sections;
+}
+
+/** Sections in the order the grid shows them (top to bottom, left to right): the one-column order. */
+export function readingOrder(sections: readonly Section[]): Section[] {
+  return [...sections].sort((a, b) => a.layout.y - b.layout.y || a.layout.x - b.layout.x);
+}
+
+/** A section id: letters, digits, `_` and `-` as the protocol takes them. */
+export function newSectionId(): string {
+  return crypto.randomUUID().replace(/-/g, '').slice(0, 16);
+}

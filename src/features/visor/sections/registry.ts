@@ -1,0 +1,24 @@
+// The section types the visor screen offers (issue 18): one module per type, one entry here.
+// The grid and the frame know only this map; a type without an entry (chart, curve,
+// positions until the next issue) is drawn as a frame that says it is not available yet.
+import type { SectionType } from '../../../protocol/workspace';
+import { formulaSection } from './formula';
+import { quotesSection } from './quotes';
+import type { SectionModule } from './types';
+
+export type SectionRegistry = { [T in SectionType]?: SectionModule<T> };
+
+export const sectionRegistry: SectionRegistry = {
+  quotes: quotesSection,
+  formula: formulaSection,
+};
+
+/** The types `Agregar sección` offers, in the registry's order. */
+export function addableSections(registry: SectionRegistry = sectionRegistry): SectionModule<SectionType>[] {
+  return Object.values(registry) as SectionModule<SectionType>[];
+}
+
+/** The module of a type, typed for it, or undefined when the type has none yet. */
+export function moduleOf<T extends SectionType>(type: T, registry: SectionRegistry = sectionRegistry): SectionModule<T> | undefined {
+  return registry[type] as SectionModule<T> | undefined;
+}

@@ -1,0 +1,230 @@
+// The visor screen (issue 18), as a person does it: create a visor and open it, add a section,
+// move and resize it, reload and find it as left; two tabs editing different sections; sharing
+// with `Público`, a second user opening the public link read-only and cloning it; the
+// not-found state of a private visor; a visor seen before opening with the network off.
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from './helpers';
+import { newUser } from './shellHelpers';
+import { expectSaved, renameSection, section, seedVisor } from './visorHelpers';
+import { create, row, workspaceTree } from './workspaceHelpers';
+
+test.describe.configure({ timeout: 60_000 });
+
+async function openFromTree(page: Page, title: string): Promise<string> {
+  await row(workspaceTree(page), title).first().getByRole('link').click();
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  return new URL(page.url()).pathname.split('/')[2]!;
+}
+
+async function box(page: Page, title: string) {
+  const found = await section(page, title).boundingBox();
+  expect(found).not.toBeNull();
+  return found!;
+}
+
+test('creates a visor, adds a section, moves and resizes it, and finds it as left after a reload', async ({ page, request }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await signIn(page, await newUser(request, 'vis'));
+  await create(page, 'Visor', 'Mi tablero');
+  const visorId = await openFromTree(page, 'Mi tablero');
+  await expect(page).toHaveURL(new RegExp(`/visor/${visorId}/edit$`));
+  await expect(page.getByText('Este visor no tiene secciones.', { exact: false })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Agregar sección' }).click();
+  await page.getByRole('menuitem', { name: 'Fórmulas' }).click();
+  await expect(section(page, 'Fórmulas')).toBeVisible();
+  await renameSection(page, 'Fórmulas', 'Dólares');
+  await expectSaved(page);
+
+  // Move it by its header to the right half, then make it taller by its corner.
+  const before = await box(page, 'Dólares');
+  const header = section(page, 'Dólares').locator('.section-frame__grip');
+  const grip = (await header.boundingBox())!;
+  await page.mouse.move(grip.x + grip.width / 2, grip.y + grip.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(grip.x + before.width / 2 + 40, grip.y + grip.height / 2, { steps: 10 });
+  await page.mouse.move(grip.x + before.width + 20, grip.y + grip.height / 2, { steps: 10 });
+  await page.mouse.up();
+  await expect.poll(async () => (await box(page, 'Dólares')).x).toBeGreaterThan(before.x + before.width / 2);
+
+  const corner = page.locator('.react-grid-item', { has: section(page, 'Dólares') }).locator('.react-resizable-handle-se');
+  const handle = (await corner.boundingBox())!;
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + 120, { steps: 10 });
+  await page.mouse.move(handle.x + handle.width / 2, handle.y + 200, { steps: 10 });
+  await page.mouse.up();
+  await expect.poll(async () => (await box(page, 'Dólares')).height).toBeGreaterThan(before.height + 100);
+  await expectSaved(page);
+  // Its place in grid units: moved off the left edge, taller than the 6 rows a new one gets.
+  const left = await section(page, 'Dólares').getAttribute('data-layout');
+  const [x, , , h] = left!.split(',').map(Number);
+  expect(x).toBeGreaterThan(0);
+  expect(h).toBeGreaterThan(6);
+
+  await page.reload();
+  await expect(section(page, 'Dólares')).toHaveAttribute('data-layout', left!);
+  await expect.poll(async () => Math.round((await box(page, 'Dólares')).x)).toBeGreaterThan(Math.round(before.x + before.width / 2));
+});
+
+test('two tabs edit different sections of one visor at once and neither change is lost', async ({ page, context, request }) => {
+  const account = await newUser(request, 'vis');
+  const visorId = await seedVisor(request, account, 'Compartido');
+  await signIn(page, account);
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  const other = await context.newPage();
+  await page.goto(`/visor/${visorId}/edit`);
+  await other.goto(`/visor/${visorId}/edit`);
+  await expect(section(page, 'Uno')).toBeVisible();
+  await expect(section(other, 'Dos')).toBeVisible();
+
+  // Both change before either autosave leaves.
+  await renameSection(page, 'Uno', 'Uno de A');
+  await renameSection(other, 'Dos', 'Dos de B');
+
+  for (const tab of [page, other]) {
+    await expect(section(tab, 'Uno de A')).toBeVisible();
+    await expect(section(tab, 'Dos de B')).toBeVisible();
+    await expectSaved(tab);
+  }
+  await page.reload();
+  await expect(section(page, 'Uno de A')).toBeVisible();
+  await expect(section(page, 'Dos de B')).toBeVisible();
+});
+
+test('Público shares the link; another user opens it read-only, clones it and finds the copy in their tree', async ({ page, browser, request }) => {
+  const owner = await newUser(request, 'vis');
+  const visorId = await seedVisor(request, owner, 'Para compartir');
+  await signIn(page, owner);
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await page.goto(`/visor/${visorId}/edit`);
+  const publico = page.getByRole('switch', { name: 'Público' });
+  await expect(publico).not.toBeChecked();
+  await publico.click();
+  await expect(page.getByText(`/visor/${visorId}/public`, { exact: false })).toBeVisible();
+  await expect(publico).toBeChecked();
+
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await signIn(visitor, await newUser(request, 'vis'));
+  await expect(visitor.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  // The edit link sends a non-owner to public mode.
+  await visitor.goto(`/visor/${visorId}/edit`);
+  await expect(visitor).toHaveURL(new RegExp(`/visor/${visorId}/public$`));
+  await expect(visitor.getByRole('heading', { name: 'Para compartir', level: 1 })).toBeVisible();
+  await expect(section(visitor, 'Uno')).toBeVisible();
+  await expect(visitor.getByRole('textbox', { name: 'Título de la sección' })).toHaveCount(0);
+  await expect(visitor.getByRole('button', { name: 'Agregar sección' })).toHaveCount(0);
+  await expect(visitor.getByRole('switch', { name: 'Público' })).toHaveCount(0);
+
+  await visitor.getByRole('button', { name: 'Clonar' }).click();
+  await expect(visitor).toHaveURL(/\/visor\/[^/]+\/edit$/);
+  expect(visitor.url()).not.toContain(visorId);
+  await expect(visitor.getByRole('heading', { name: 'Para compartir (copia)', level: 1 })).toBeVisible();
+  await expect(section(visitor, 'Dos')).toBeVisible();
+  await expect(row(workspaceTree(visitor), 'Para compartir (copia)')).toBeVisible();
+  await visitorContext.close();
+});
+
+test('another user gets the not-found state for a private visor', async ({ page, request }) => {
+  const owner = await newUser(request, 'vis');
+  const visorId = await seedVisor(request, owner, 'Privado');
+  await signIn(page, await newUser(request, 'vis'));
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  for (const path of [`/visor/${visorId}/edit`, `/visor/${visorId}`]) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { name: 'Este visor no existe o no es público' })).toBeVisible();
+    await expect(page.getByText('Privado')).toHaveCount(0);
+  }
+});
+
+test('a visor seen before opens with the network off, and says why editing is off', async ({ page, context, request }) => {
+  const account = await newUser(request, 'vis');
+  await seedVisor(request, account, 'Sin red');
+  await signIn(page, account);
+  await openFromTree(page, 'Sin red');
+  await expect(section(page, 'Uno')).toBeVisible();
+  await page.getByRole('link', { name: 'Inicio' }).first().click();
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+
+  await context.setOffline(true);
+  await openFromTree(page, 'Sin red');
+  await expect(section(page, 'Uno')).toBeVisible();
+  await expect(section(page, 'Dos')).toBeVisible();
+  await expect(page.getByText('Sin conexión: los cambios necesitan el servidor').first()).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Público' })).toBeDisabled();
+  await context.setOffline(false);
+});
+
+test("Inicio's Recientes lists the visores this user opened, the latest first", async ({ page, request }) => {
+  const account = await newUser(request, 'vis');
+  await seedVisor(request, account, 'Primero');
+  await seedVisor(request, account, 'Segundo');
+  await signIn(page, account);
+  await openFromTree(page, 'Segundo');
+  await openFromTree(page, 'Primero');
+  await page.getByRole('link', { name: 'Inicio' }).first().click();
+  const cards = page.getByRole('region', { name: 'Recientes' }).getByRole('link');
+  await expect(cards.first()).toContainText('Primero');
+  await expect(cards.nth(1)).toContainText('Segundo');
+  await expect(cards.first()).toContainText('Abierto el');
+});
+
+test('a section is duplicated, and deleted only on confirm; below 768 px sections stack in one column', async ({ page, request }) => {
+  const account = await newUser(request, 'vis');
+  const visorId = await seedVisor(request, account, 'Secciones');
+  await signIn(page, account);
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await page.goto(`/visor/${visorId}/edit`);
+  await section(page, 'Uno').getByRole('button', { name: 'Duplicar sección' }).click();
+  await expect(section(page, 'Uno (copia)')).toBeVisible();
+
+  await section(page, 'Uno (copia)').getByRole('button', { name: 'Eliminar sección' }).click();
+  const confirm = page.getByRole('alertdialog', { name: '¿Estas seguro?' });
+  await expect(confirm).toBeVisible();
+  await confirm.getByRole('button', { name: 'No, cancelar' }).click();
+  await expect(section(page, 'Uno (copia)')).toBeVisible();
+  await section(page, 'Uno (copia)').getByRole('button', { name: 'Eliminar sección' }).click();
+  await page.getByRole('alertdialog', { name: '¿Estas seguro?' }).getByRole('button', { name: 'Si, borrar' }).click();
+  await expect(section(page, 'Uno (copia)')).toHaveCount(0);
+  await expectSaved(page);
+  await page.reload();
+  await expect(section(page, 'Dos')).toBeVisible();
+  await expect(section(page, 'Uno (copia)')).toHaveCount(0);
+
+  await page.setViewportSize({ width: 600, height: 900 });
+  await expect(page.locator('.visor-grid__column')).toBeVisible();
+  await expect(section(page, 'Dos')).toBeVisible();
+  const first = await box(page, 'Uno');
+  const second = await box(page, 'Dos');
+  expect(second.y).toBeGreaterThan(first.y + first.height - 1);
+  expect(Math.round(second.x)).toBe(Math.round(first.x));
+  expect(Math.round(second.width)).toBe(Math.round(first.width));
+});
+
+test('the owner edits the title through the Visor modal, marks it favourite and switches Editar / Ver', async ({ page, request }) => {
+  const account = await newUser(request, 'vis');
+  const visorId = await seedVisor(request, account, 'Encabezado');
+  await signIn(page, account);
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await page.goto(`/visor/${visorId}/edit`);
+  await page.getByRole('button', { name: 'Editar visor' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Visor' });
+  await expect(dialog.getByPlaceholder('Título del visor')).toHaveValue('Encabezado');
+  await dialog.getByPlaceholder('Título del visor').fill('Encabezado nuevo');
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(page.getByRole('heading', { name: 'Encabezado nuevo', level: 1 })).toBeVisible();
+  await expect(row(workspaceTree(page), 'Encabezado nuevo')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Agregar a Favoritos' }).click();
+  await expect(page.getByRole('button', { name: 'Remover Favorito' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('navigation', { name: 'Menú principal' }).getByRole('region', { name: 'Favoritos' })).toContainText('Encabezado nuevo');
+
+  await page.getByRole('link', { name: 'Ver', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/visor/${visorId}/public$`));
+  await expect(section(page, 'Uno')).toBeVisible();
+  await expect(page.getByRole('textbox', { name: 'Título de la sección' })).toHaveCount(0);
+  await page.getByRole('link', { name: 'Editar', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/visor/${visorId}/edit$`));
+  await expect(page.getByRole('textbox', { name: 'Título de la sección' }).first()).toBeVisible();
+});
