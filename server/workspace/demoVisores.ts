@@ -81,10 +81,10 @@ export function demoVisores(catalogue: Catalogue, today: Date): DemoVisor[] {
       color: '#16a34a',
       fav: true,
       secciones: [
-        quotes('dolar-futuros', '💵 Futuros de dólar y A3500', [spot, ...months], FUTURES_COLUMNS, { x: 0, y: 0, w: 8, h: 10 }),
+        quotes('dolar-futuros', 'Futuros de dólar y A3500', [spot, ...months], FUTURES_COLUMNS, { x: 0, y: 0, w: 8, h: 10 }),
         formulas(
           'dolar-formulas',
-          '🧮 Dólares implícitos',
+          'Dólares implícitos',
           [
             { name: 'Dólar MEP', expression: mep('AL30') },
             { name: 'Dólar CCL', expression: ccl('AL30') },
@@ -105,7 +105,7 @@ export function demoVisores(catalogue: Catalogue, today: Date): DemoVisor[] {
       secciones: [
         quotes(
           'bonos-lineas',
-          '📜 AL30 y GD30: pesos, MEP y cable',
+          'AL30 y GD30: pesos, MEP y cable',
           bonds.flatMap((bond) => [byma(bond), byma(`${bond}D`), byma(`${bond}C`)]),
           SECURITIES_COLUMNS,
           {
@@ -117,7 +117,7 @@ export function demoVisores(catalogue: Catalogue, today: Date): DemoVisor[] {
         ),
         formulas(
           'bonos-formulas',
-          '🧮 Dólar de cada bono',
+          'Dólar de cada bono',
           bonds.flatMap((bond) => [
             { name: `MEP ${bond}`, expression: mep(bond) },
             { name: `CCL ${bond}`, expression: ccl(bond) },
@@ -133,7 +133,7 @@ export function demoVisores(catalogue: Catalogue, today: Date): DemoVisor[] {
       color: '#ea580c',
       fav: false,
       secciones: [
-        quotes('acciones-lideres', '📈 Acciones líderes', [canonical(catalogue, 'BYMA:I.MERVAL'), ...LEADING_SHARES.map(byma)], SECURITIES_COLUMNS, {
+        quotes('acciones-lideres', 'Acciones líderes', [canonical(catalogue, 'BYMA:I.MERVAL'), ...LEADING_SHARES.map(byma)], SECURITIES_COLUMNS, {
           x: 0,
           y: 0,
           w: 12,
