@@ -1,0 +1,89 @@
+// The visor's first proof in one go (issue 18), as a person does it, on the real visor screen:
+// create a visor, add a quote board, add three symbols and a formula, see live numbers change,
+// reorder rows, reload and find the board as left. Its own server with a fast simulator, so a
+// price moves while the test watches.
+import { expect, test, type Page } from '@playwright/test';
+import { DEMO } from './helpers';
+import { startOwnServer, type OwnServer } from './ownServer';
+import { expectSaved, section } from './visorHelpers';
+import { create, row, workspaceTree } from './workspaceHelpers';
+
+let server: OwnServer;
+
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
+
+test.beforeAll(async () => {
+  server = await startOwnServer({ SIM_TICKS_PER_SECOND: '3000' });
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+/** The symbols and formulas of the board, top to bottom, as the rows name them. */
+const order = (page: Page) =>
+  section(page, 'Cotizaciones')
+    .locator('[role="row"][data-symbol], [role="row"][data-formula]')
+    .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-symbol') ?? `ƒ ${row.getAttribute('data-formula')}`));
+
+test('a new visor gets a quote board with three symbols and a formula, live, reordered, as left after a reload', async ({ page }) => {
+  await page.setViewportSize({ width: 1400, height: 900 });
+  await page.goto(`${server.url}/auth/signin`);
+  await page.getByLabel('Usuario').fill(DEMO.username);
+  await page.getByLabel('Contraseña').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+
+  await create(page, 'Visor', 'Mi panel');
+  await row(workspaceTree(page), 'Mi panel').first().getByRole('link').click();
+  await expect(page).toHaveURL(/\/visor\/[^/]+\/edit$/);
+  await expect(page.getByRole('heading', { name: 'Mi panel', level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Agregar sección' }).click();
+  await page.getByRole('menuitem', { name: 'Cotizaciones' }).click();
+  const board = section(page, 'Cotizaciones');
+  await expect(board).toBeVisible();
+  // A new section opens its settings; closed here to fill the board.
+  await board.getByRole('button', { name: 'Cerrar' }).click();
+
+  await board.getByRole('button', { name: 'Agregar símbolo' }).click();
+  const search = board.getByRole('searchbox');
+  for (const ticker of ['AL30', 'GGAL', 'DLR/DIC26']) {
+    await search.fill(ticker);
+    await search.press('Enter');
+  }
+  await expect.poll(() => order(page)).toEqual(['MERV - XMEV - AL30 - 24hs', 'MERV - XMEV - GGAL - 24hs', 'DLR/DIC26']);
+
+  await board.getByRole('button', { name: 'Agregar fórmula' }).click();
+  await board.getByLabel('Nombre').fill('MEP');
+  await board.getByLabel('Fórmula').fill('BYMA:AL30 / BYMA:AL30D');
+  await board.getByRole('button', { name: 'Agregar', exact: true }).click();
+  await expect.poll(() => order(page)).toEqual(['MERV - XMEV - AL30 - 24hs', 'MERV - XMEV - GGAL - 24hs', 'DLR/DIC26', 'ƒ MEP']);
+  await expect(board.locator('[role="row"][data-formula="MEP"] [data-field="last"]')).toHaveText(/^\d{1,3}(\.\d{3})*,\d+$/);
+
+  // Live: a price moves while we watch.
+  const dlr = board.locator('[role="row"][data-symbol="DLR/DIC26"]');
+  await expect(dlr).toHaveAttribute('data-stale', 'false');
+  const last = dlr.locator('[data-field="last"]');
+  await expect(last).toHaveText(/^\d[\d.]*(,\d+)?$/);
+  const seen = (await last.textContent()) ?? '';
+  await expect(last).not.toHaveText(seen, { timeout: 20_000 });
+
+  // Reorder by keyboard: the first row goes down one place.
+  const said = (text: string | RegExp) => expect(page.locator('[id^="DndLiveRegion"]', { hasText: text })).toBeAttached();
+  await board.getByRole('button', { name: 'Mover AL30 24hs' }).focus();
+  await page.keyboard.press('Space');
+  await said(/AL30 24hs.* la posición 1 de 4\./);
+  await page.keyboard.press('ArrowDown');
+  await said('AL30 24hs sobre la posición 2 de 4.');
+  await page.keyboard.press('Space');
+  await said('AL30 24hs quedó en la posición 2 de 4.');
+  const reordered = ['MERV - XMEV - GGAL - 24hs', 'MERV - XMEV - AL30 - 24hs', 'DLR/DIC26', 'ƒ MEP'];
+  await expect.poll(() => order(page)).toEqual(reordered);
+  await expectSaved(page);
+
+  await page.reload();
+  await expect(section(page, 'Cotizaciones')).toBeVisible();
+  await expect.poll(() => order(page)).toEqual(reordered);
+  await expect(section(page, 'Cotizaciones').locator('[role="row"][data-symbol="DLR/DIC26"]')).toHaveAttribute('data-stale', 'false');
+});
