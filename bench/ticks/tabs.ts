@@ -27,7 +27,10 @@ export async function metrics(cdp: CDPSession): Promise<Record<string, number>> 
 
 /** A context whose pages are instrumented (instrument.ts) and signed in with `token` and `user`. */
 export async function benchContext(browser: Browser, token: string, user: object): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: process.env.BENCH_REDUCED_MOTION ? 'reduce' : 'no-preference' });
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    reducedMotion: process.env.BENCH_REDUCED_MOTION ? 'reduce' : 'no-preference',
+  });
   // tsx (esbuild, keepNames) wraps named functions in __name(); the page needs that helper.
   await context.addInitScript('globalThis.__name = (fn) => fn;');
   await context.addInitScript(instrumentPage);
