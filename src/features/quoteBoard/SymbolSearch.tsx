@@ -82,9 +82,10 @@ export function SymbolSearch({ onAdd, disabledReason = null, autoFocus = false }
   const listId = useId();
   const query = text.trim();
 
-  const add = (symbol: string) => {
+  /** Adds `symbol`; the text is cleared unless the user has typed something else since `submitted` was sent. */
+  const add = (symbol: string, submitted?: string) => {
     onAdd(symbol);
-    setText('');
+    setText((current) => (submitted === undefined || current.trim() === submitted ? '' : current));
     setSubmitError(null);
   };
   const submit = async (event: FormEvent) => {
@@ -96,10 +97,10 @@ export function SymbolSearch({ onAdd, disabledReason = null, autoFocus = false }
     try {
       found = await queryClient.fetchQuery(marketQueries.submittedSearch(typed));
     } catch {
-      return add(typed);
+      return add(typed, typed);
     }
     const chosen = found.find((hit) => hit.symbol.toUpperCase() === typed.toUpperCase()) ?? found[0];
-    if (chosen) add(chosen.symbol);
+    if (chosen) add(chosen.symbol, typed);
     else setSubmitError(`No se encontró el símbolo «${typed}»`);
   };
 

@@ -2,7 +2,7 @@
 // prices. In edit mode, `Agregar símbolo` searches the catalogue as the user types and
 // `Agregar fórmula` takes a named expression; rows reorder by drag and leave from their menu;
 // the settings choose the columns. In public mode it only shows.
-import { useMemo, useState } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { defaultColumns } from '../../../../lib/quoteColumns';
 import { symbolKind } from '../../../../lib/symbolNames';
 import { MAX_QUOTE_ROWS, type NamedFormula, type QuoteColumn, type QuoteRowConfig } from '../../../../protocol/workspace';
@@ -28,16 +28,26 @@ export function QuotesView({ section, editable, onConfigChange, settingsOpen, on
     [config.columns, rows],
   );
 
-  const setRows = (next: QuoteRowConfig[]) => onConfigChange({ ...config, rows: next });
+  // The config as last changed here: a search answers after a wait, so two symbols submitted
+  // in quick succession each add to what the other left, not to the rows of an older render.
+  const latest = useRef(config);
+  useLayoutEffect(() => {
+    latest.current = config;
+  });
+  const setRows = (next: QuoteRowConfig[]) => {
+    latest.current = { ...latest.current, rows: next };
+    onConfigChange(latest.current);
+  };
   const full = rows.length >= MAX_QUOTE_ROWS ? `Una tabla no puede superar ${MAX_QUOTE_ROWS} filas` : null;
   const addSymbol = (symbol: string) => {
-    if (rows.some((row) => row.kind === 'symbol' && row.symbol === symbol)) return setNotice(`${symbol} ya está en la tabla`);
+    const current = latest.current.rows;
+    if (current.some((row) => row.kind === 'symbol' && row.symbol === symbol)) return setNotice(`${symbol} ya está en la tabla`);
     setNotice(null);
-    setRows([...rows, { kind: 'symbol', symbol }]);
+    setRows([...current, { kind: 'symbol', symbol }]);
   };
   const addFormula = (formula: NamedFormula) => {
     setNotice(null);
-    setRows([...rows, { kind: 'formula', ...formula }]);
+    setRows([...latest.current.rows, { kind: 'formula', ...formula }]);
   };
   const formulaNames = rows.flatMap((row) => (row.kind === 'formula' ? [row.name] : []));
   const canChange = editable && disabledReason == null;
