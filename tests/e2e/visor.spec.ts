@@ -55,9 +55,12 @@ test('creates a visor, adds a section, moves and resizes it, and finds it as lef
   await page.mouse.move(handle.x + handle.width / 2, handle.y + 200, { steps: 10 });
   await page.mouse.up();
   await expect.poll(async () => (await box(page, 'Dólares')).height).toBeGreaterThan(before.height + 100);
+  // Its place in grid units once the resize is in the sections (from then on the state says
+  // Guardando… until it is saved): moved off the left edge, taller than the 6 rows a new one gets.
+  const layout = () => section(page, 'Dólares').getAttribute('data-layout');
+  await expect.poll(async () => Number((await layout())!.split(',')[3])).toBeGreaterThan(6);
   await expectSaved(page);
-  // Its place in grid units: moved off the left edge, taller than the 6 rows a new one gets.
-  const left = await section(page, 'Dólares').getAttribute('data-layout');
+  const left = await layout();
   const [x, , , h] = left!.split(',').map(Number);
   expect(x).toBeGreaterThan(0);
   expect(h).toBeGreaterThan(6);
