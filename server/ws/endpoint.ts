@@ -69,7 +69,8 @@ function rawText(raw: RawData): string {
 }
 
 export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, path: string, handler: SocketHandler): void {
-  // Refused before the upgrade, as an HTTP answer (403) by the app's error handler.
+  // Refused before the upgrade, as an HTTP answer by the app's error handler: 403 for another
+  // site's page, 400 for a broken handshake.
   const checkUpgrade = async (request: FastifyRequest) => {
     // Compared with the configured origins, never with the Host header (the caller writes it).
     if (!isAllowedOrigin(request.headers.origin, socketOrigins(ctx.config, app.server.address()))) {
