@@ -203,8 +203,17 @@ async function allSequences(page: Page): Promise<Record<string, number>> {
       return scroller.scrollTop !== before;
     }, step === 0);
     if (!moved && step > 0) break;
-    // Rows that come into view render from the store, then take the worker's on-screen cadence.
-    await page.waitForTimeout(300);
+    // Rows that come into view render from the store: wait until each rendered row shows a value
+    // and two frames have passed (it is read again at the next stop anyway).
+    await page
+      .waitForFunction(
+        () =>
+          [...document.querySelectorAll('[role="row"][data-symbol]')].every((row) => /\d/.test(row.querySelector('[data-field="volume"]')?.textContent ?? '')),
+        undefined,
+        { timeout: 2_000 },
+      )
+      .catch(() => undefined);
+    await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
   }
   return shown;
 }
@@ -288,8 +297,11 @@ async function runDesign(browser: Browser, feed: FeedServer, server: RealServer,
     const pages = await openTabs(browser, context, address, tabCount);
     pages.forEach((page, i) => page.on('pageerror', (error) => console.error(`[${design} tab ${i + 1}] ${error.message}`)));
     for (const page of pages) await waitForBoard(page, design, address, design !== 'visor');
-    // Let the worker finish subscribing the rows out of view too.
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+    // Wait until the worker has subscribed every symbol, the rows out of view too (at most 10 s).
+    for (const until = Date.now() + 10_000; Date.now() < until;) {
+      if (Math.max(0, ...feed.marketSockets().map((socket) => socket.symbols)) >= symbols.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const subscribed = Math.max(0, ...feed.marketSockets().map((socket) => socket.symbols));
     const sessions = await Promise.all(pages.map((page) => context.newCDPSession(page)));
     for (const cdp of sessions) await cdp.send('Performance.enable', { timeDomain: 'threadTicks' });

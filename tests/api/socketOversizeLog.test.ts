@@ -46,8 +46,16 @@ describe('an oversized socket message', () => {
     const anonymous = await openSocket(server.wsUrl(socketPath));
     anonymous.send('x'.repeat(1.5 * 1024 * 1024));
     expect((await waitForClose(anonymous)).code).toBe(1009);
-    // Let the server write what it logs.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Once the server has written both sockets' warnings, nothing else may be among its lines.
+    await expect
+      .poll(
+        () =>
+          logLines()
+            .slice(before)
+            .filter((line) => line.level === WARN).length,
+        { timeout: 5_000 },
+      )
+      .toBeGreaterThanOrEqual(2);
     const lines = logLines().slice(before);
     expect(
       lines.filter((line) => line.level >= ERROR),
