@@ -20,7 +20,7 @@ import { quoteCells } from '../src/features/quoteBoard/quoteCells.js';
 import { BENCH_TOKEN, BENCH_USER, startFeedServer, type FeedServer } from './ticks/feedServer.js';
 import type { PageSamples } from './ticks/instrument.js';
 import { naiveFiles } from './ticks/naiveHtml.js';
-import { benchContext, fmt, launchChromium, metrics, openTabs, percentile, processCpu } from './ticks/tabs.js';
+import { benchContext, fmt, launchChromium, metrics, openTabs, paintLatencies, percentile, processCpu } from './ticks/tabs.js';
 import { profileSharedWorker, type WorkerProfile } from './ticks/workerCpu.js';
 
 const { values } = parseArgs({
@@ -156,14 +156,7 @@ function report(label: string, feed: FeedServer, result: Awaited<ReturnType<type
     // Tick-to-paint is measured on rows in the viewport: only they are painted. A row out of
     // view only has its text changed (the app sends those every OFF_SCREEN_INTERVAL_MS): its
     // lag from send to that change is shown apart.
-    const latencies: number[] = [];
-    const offScreenLags: number[] = [];
-    for (let i = 0; i < samples.symbols.length; i++) {
-      const sent = feed.sentAt(samples.symbols[i]!, samples.sequences[i]!);
-      const painted = samples.paintedAt[i]!;
-      if (sent != null && Number.isFinite(painted)) (samples.inView[i] ? latencies : offScreenLags).push(painted - sent);
-    }
-    const rowsInView = new Set(samples.symbols.filter((_, i) => samples.inView[i])).size;
+    const { latencies, offScreenLags, rowsInView } = paintLatencies(samples, (symbol, sequence) => feed.sentAt(symbol, sequence));
     busy += tab.taskSeconds;
     console.log(
       `  tab ${index + 1}: ticks applied ${fmt(samples.applied / samples.seconds, 0)}/s · tick-to-paint (${rowsInView} rows in view) p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms` +

@@ -30,7 +30,7 @@ import type { Section } from '../src/protocol/workspace.js';
 import { startFeedServer, type FeedServer } from './ticks/feedServer.js';
 import type { PageSamples } from './ticks/instrument.js';
 import { naiveFiles } from './ticks/naiveHtml.js';
-import { benchContext, fmt, launchChromium, metrics, openTabs, percentile, processCpu } from './ticks/tabs.js';
+import { benchContext, fmt, launchChromium, metrics, openTabs, paintLatencies, percentile, processCpu } from './ticks/tabs.js';
 import { profileSharedWorker, type WorkerProfile } from './ticks/workerCpu.js';
 
 const { values } = parseArgs({
@@ -376,14 +376,7 @@ function report(feed: FeedServer, result: RunResult): number {
     const { samples } = tab;
     // Tick-to-paint on rows in the viewport (only they are painted); rows out of view that are
     // rendered (the virtual list's overscan, or /test's rows) have their text lag shown apart.
-    const latencies: number[] = [];
-    const offScreenLags: number[] = [];
-    for (let i = 0; i < samples.symbols.length; i++) {
-      const sent = feed.sentAt(samples.symbols[i]!, samples.sequences[i]!);
-      const painted = samples.paintedAt[i]!;
-      if (sent != null && Number.isFinite(painted)) (samples.inView[i] ? latencies : offScreenLags).push(painted - sent);
-    }
-    const rowsInView = new Set(samples.symbols.filter((_, i) => samples.inView[i])).size;
+    const { latencies, offScreenLags, rowsInView } = paintLatencies(samples, (symbol, sequence) => feed.sentAt(symbol, sequence));
     busy += tab.taskSeconds;
     const wrong = tab.finalWrong;
     console.log(

@@ -2,13 +2,31 @@
 // the page instrumentation, tabs each in a window of its own, CDP metrics, CPU by process, and
 // the figures' arithmetic.
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
-import { instrumentPage } from './instrument.js';
+import { instrumentPage, type PageSamples } from './instrument.js';
 
 export const percentile = (values: number[], p: number) => {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 };
+
+/**
+ * A tab's samples split by where the row was: send-to-paint of rows in the viewport (only they
+ * are painted), send-to-text of rendered rows out of it, and how many symbols were in view.
+ */
+export function paintLatencies(
+  samples: Pick<PageSamples, 'symbols' | 'sequences' | 'paintedAt' | 'inView'>,
+  sentAt: (symbol: string, sequence: number) => number | null | undefined,
+): { latencies: number[]; offScreenLags: number[]; rowsInView: number } {
+  const latencies: number[] = [];
+  const offScreenLags: number[] = [];
+  for (let i = 0; i < samples.symbols.length; i++) {
+    const sent = sentAt(samples.symbols[i]!, samples.sequences[i]!);
+    const painted = samples.paintedAt[i]!;
+    if (sent != null && Number.isFinite(painted)) (samples.inView[i] ? latencies : offScreenLags).push(painted - sent);
+  }
+  return { latencies, offScreenLags, rowsInView: new Set(samples.symbols.filter((_, i) => samples.inView[i])).size };
+}
 
 export const fmt = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : 'n/a');
 
