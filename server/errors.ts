@@ -2,6 +2,7 @@
 // the Spanish message the UI shows. They say what went wrong, not how to answer it: http/
 // maps each kind to a status code (http/errors.ts) and ws/ to an error event (ws/endpoint.ts).
 // Anything else thrown is a fault: logged, and answered with a generic message.
+import type { ErrorResponse } from '../src/protocol/auth.js';
 import type { z } from '../src/protocol/zod.js';
 
 export type DomainErrorKind =
@@ -108,4 +109,9 @@ export class UnavailableError extends DomainError {
  */
 export function describeZodError(error: z.ZodError): string {
   return error.issues[0]?.message ?? 'Datos inválidos';
+}
+
+/** The one error body every HTTP answer carries (http/ and ws/ both write it). */
+export function errorBody(message: string): ErrorResponse {
+  return { status: 'error', message };
 }

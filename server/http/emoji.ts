@@ -7,7 +7,7 @@ import { readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { errorBody } from './errors.js';
+import { errorBody } from '../errors.js';
 
 const require = createRequire(import.meta.url);
 

@@ -6,8 +6,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from '../../src/protocol/zod.js';
-import type { ErrorResponse } from '../../src/protocol/auth.js';
-import { DomainError, INTERNAL_ERROR_MESSAGE, InvalidError, RateLimitedError, describeZodError, type DomainErrorKind } from '../errors.js';
+import { DomainError, INTERNAL_ERROR_MESSAGE, InvalidError, RateLimitedError, describeZodError, errorBody, type DomainErrorKind } from '../errors.js';
 
 const STATUS_OF: Record<DomainErrorKind, number> = {
   invalid: 400,
@@ -21,10 +20,6 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   upstream: 502,
   unavailable: 503,
 };
-
-export function errorBody(message: string): ErrorResponse {
-  return { status: 'error', message };
-}
 
 /** Validates a request body (absent bodies count as `{}`) or throws a 400 naming the field. */
 export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {

@@ -10,8 +10,7 @@ import { AuthMessage, PingMessage, SOCKET_LIMITS, SocketCloseCode, type ControlE
 import { isSafeText } from '../../src/protocol/zod.js';
 import { AUTH_MESSAGES } from '../auth/messages.js';
 import type { AppContext } from '../context.js';
-import { DomainError, ForbiddenError, INTERNAL_ERROR_MESSAGE, InvalidError } from '../errors.js';
-import type { ErrorResponse } from '../../src/protocol/auth.js';
+import { DomainError, ForbiddenError, INTERNAL_ERROR_MESSAGE, InvalidError, errorBody } from '../errors.js';
 import { normalizeOrigin, socketOrigins } from '../origins.js';
 
 export interface SocketSession {
@@ -85,10 +84,7 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
     url: path,
     preValidation: checkUpgrade,
     // A plain GET (no Upgrade: websocket) of a socket's path.
-    handler: async (_request, reply) => {
-      const body: ErrorResponse = { status: 'error', message: NOT_AN_UPGRADE };
-      return reply.code(426).header('upgrade', 'websocket').send(body);
-    },
+    handler: async (_request, reply) => reply.code(426).header('upgrade', 'websocket').send(errorBody(NOT_AN_UPGRADE)),
     wsHandler: (socket, request) => {
       let session: SocketSession | null = null;
       let tokenHash: string | null = null;
