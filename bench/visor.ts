@@ -313,7 +313,15 @@ async function runDesign(browser: Browser, feed: FeedServer, server: RealServer,
     const startedAt = Date.now();
     for (const page of pages) await page.evaluate(() => (window as unknown as { __bench: { start(): void } }).__bench.start());
 
+    const tracing = process.env.BENCH_TRACE && design !== 'naive' && tabCount === 1;
+    if (tracing) {
+      await browser.startTracing(pages[0], {
+        path: process.env.BENCH_TRACE,
+        categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8'],
+      });
+    }
     const run = await feed.run({ symbols, rate, seconds: SECONDS, perMessage: PER_MESSAGE });
+    if (tracing) await browser.stopTracing();
 
     const last = new Map([...feed.lastSent()].map(([symbol, md]) => [symbol, md.TV as number]));
     const wrongIn = (shown: Record<string, number>) => Object.entries(shown).filter(([symbol, sequence]) => sequence !== last.get(symbol));

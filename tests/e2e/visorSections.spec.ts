@@ -216,3 +216,48 @@ test('a board of 200 rows renders only what is in view; rows scrolled to come in
   await expect(lastRow).toHaveAttribute('data-stale', 'false', { timeout: 30_000 });
   await expect(lastRow.locator('.vs-row__note')).toHaveText('');
 });
+
+test('a board narrower than its columns scrolls sideways under the pinned names and row menus; changed numbers flash', async ({ page }) => {
+  test.setTimeout(60_000);
+  await openSections(page);
+  const section = board(page);
+  await section.getByRole('button', { name: 'Agregar símbolo' }).click();
+  const search = section.getByRole('searchbox');
+  for (const ticker of ['AL30', 'GGAL']) {
+    await search.fill(ticker);
+    await search.press('Enter');
+  }
+  const first = section.locator('[role="row"][data-symbol]').first();
+  await expect(first).toHaveAttribute('data-stale', 'false');
+  // A changed number is lit for a moment (a data attribute the stylesheet paints), then put out.
+  const lit = section.locator('.vs-row__num[data-flash]').first();
+  await expect(lit).toBeAttached();
+  const where = await lit.evaluate((cell) => ({ symbol: cell.closest('[role="row"]')!.getAttribute('data-symbol')!, field: cell.dataset.field! }));
+  const cell = section.locator(`[role="row"][data-symbol="${where.symbol}"] [data-field="${where.field}"]`);
+  await expect.poll(() => cell.evaluate((node) => node.hasAttribute('data-flash')), { intervals: [50] }).toBe(false);
+
+  const scroller = section.locator('.vs-table-scroll');
+  // Wide enough: nothing pinned (a pinned cell is a compositor layer per row).
+  await expect(scroller).toHaveAttribute('data-overflow', 'false');
+  expect(await first.locator('.vs-row__name').evaluate((cell) => getComputedStyle(cell).position)).not.toBe('sticky');
+
+  // A narrow section: the board overflows; the row menu stays in view at the right edge.
+  await scroller.evaluate((element) => (element.style.width = '360px'));
+  await expect(scroller).toHaveAttribute('data-overflow', 'true');
+  const box = (await scroller.boundingBox())!;
+  const menu = (await first.getByRole('button', { name: /^Acciones de / }).boundingBox())!;
+  expect(menu.x + menu.width).toBeLessThanOrEqual(box.x + box.width + 1);
+  expect(await first.locator('.vs-row__name').evaluate((cell) => getComputedStyle(cell).position)).not.toBe('sticky');
+
+  // Scrolled sideways: the name stays at the left edge while the numbers move under it.
+  await scroller.evaluate((element) => element.scrollTo({ left: 200 }));
+  await expect(scroller).toHaveAttribute('data-scrolled', 'true');
+  await expect
+    .poll(async () => {
+      const name = (await first.locator('.vs-row__label').boundingBox())!;
+      return name.x >= box.x && name.x < box.x + 80;
+    })
+    .toBe(true);
+  const number = (await first.locator('.vs-row__num').first().boundingBox())!;
+  expect(number.x).toBeLessThan(box.x + 150);
+});

@@ -6,7 +6,7 @@ import { DndContext, KeyboardSensor, PointerSensor, closestCenter, useSensor, us
 import { SortableContext, arrayMove, sortableKeyboardCoordinates, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { restrictToVerticalAxis } from './dragModifiers';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
 import { readQuote, useMarketStatus } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaQuote, formulaValue } from '../../../../lib/formulaValue';
@@ -50,6 +50,37 @@ function sortedIds(rows: readonly QuoteRowConfig[], key: SortKey, descending: bo
   return keyed.map((entry) => entry.id);
 }
 
+interface SideScroll {
+  /** The content is wider than the element. */
+  overflow: boolean;
+  /** It is scrolled sideways (scrollLeft > 0). */
+  scrolled: boolean;
+}
+
+/** How the element scrolls sideways, followed as it and its content resize and as it scrolls. */
+function useSideScroll(ref: RefObject<HTMLElement | null>): SideScroll {
+  const [state, setState] = useState<SideScroll>({ overflow: false, scrolled: false });
+  useLayoutEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const check = () => {
+      const overflow = element.scrollWidth > element.clientWidth + 1;
+      const scrolled = element.scrollLeft > 0;
+      setState((last) => (last.overflow === overflow && last.scrolled === scrolled ? last : { overflow, scrolled }));
+    };
+    check();
+    element.addEventListener('scroll', check, { passive: true });
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(check) : null;
+    observer?.observe(element);
+    if (element.firstElementChild) observer?.observe(element.firstElementChild);
+    return () => {
+      element.removeEventListener('scroll', check);
+      observer?.disconnect();
+    };
+  }, [ref]);
+  return state;
+}
+
 interface QuoteTableProps {
   rows: readonly QuoteRowConfig[];
   columns: readonly QuoteColumn[];
@@ -64,6 +95,7 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
   const decimalsOf = useDecimals();
   const [sort, setSort] = useState<Sort | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
+  const side = useSideScroll(scrollRef);
 
   const byId = useMemo(() => new Map(rows.map((row) => [rowId(row), row])), [rows]);
   const ids = useMemo(() => rows.map(rowId), [rows]);
@@ -130,7 +162,7 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
   const dragOff = sort ? 'Vuelva al orden guardado (clic en el encabezado) para mover filas' : null;
 
   return (
-    <div className="vs-table-scroll" ref={scrollRef}>
+    <div className="vs-table-scroll" ref={scrollRef} data-overflow={side.overflow} data-scrolled={side.scrolled} data-editable={editable}>
       <div role="table" className="vs-table" aria-label={label} aria-rowcount={rows.length + 1} data-live={marketLive} style={style}>
         <div role="rowgroup" className="vs-table__head">
           <div role="row" className="vs-row vs-row--head">
