@@ -5,16 +5,19 @@ import { createPaintPacer } from './paintPacer';
 const quote = (price: number): Quote => ({ md: { LA: { price, size: 1, date: 0 } } });
 
 describe('paint pacer', () => {
-  function setup() {
-    const frames: (() => void)[] = [];
+  function setup(minInterval?: number) {
+    const frames: ((time: number) => void)[] = [];
+    let time = 0;
     const applied: Record<string, number>[] = [];
     let painted = 0;
     const pacer = createPaintPacer({
       apply: (quotes) => applied.push(Object.fromEntries(Object.entries(quotes).map(([symbol, q]) => [symbol, q.md.LA!.price]))),
       painted: () => (painted += 1),
       requestFrame: (callback) => frames.push(callback),
+      minInterval,
     });
-    const runFrame = () => frames.shift()!();
+    /** Runs the frame asked for, 1000/60 ms after the last one. */
+    const runFrame = () => frames.shift()!((time += 1000 / 60));
     return { pacer, frames, applied, runFrame, painted: () => painted };
   }
 
@@ -39,5 +42,23 @@ describe('paint pacer', () => {
     runFrame();
     expect(applied).toEqual([{ A: 1 }, { A: 3 }]);
     expect(painted()).toBe(2);
+  });
+
+  it('with a minimum interval, skips the frames before it is due and applies what came meanwhile, merged, at the due one', () => {
+    const { pacer, frames, applied, runFrame, painted } = setup(1000 / 30);
+    pacer.receive({ A: quote(1) });
+    runFrame();
+    expect(applied).toEqual([{ A: 1 }]);
+    pacer.receive({ A: quote(2), B: quote(1) });
+    runFrame(); // 16.7 ms after the last applied: not due, asks for the next frame
+    expect(applied).toHaveLength(1);
+    expect(painted()).toBe(1);
+    expect(frames).toHaveLength(1);
+    pacer.receive({ A: quote(3) });
+    expect(frames).toHaveLength(1);
+    runFrame(); // 33.3 ms: due
+    expect(applied).toEqual([{ A: 1 }, { A: 3, B: 1 }]);
+    expect(painted()).toBe(2);
+    expect(frames).toHaveLength(0);
   });
 });

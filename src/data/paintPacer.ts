@@ -2,7 +2,9 @@
 // per symbol) and applied in the next animation frame, once per frame; after applying, the
 // tab tells the worker, which only then sends the next batch. So the tab never applies more
 // than one batch per frame, never queues stale ones, and a hidden tab (no frames) costs
-// nothing until it shows again.
+// nothing until it shows again. Batches are applied at most every `minInterval` ms (the
+// app: TICK_PAINT_INTERVAL_MS): frames in between keep running and only skip the ticks, which
+// wait, merged, for the next due frame.
 import type { Quote } from '../lib/quote';
 
 export interface PaintPacerOptions {
@@ -10,9 +12,16 @@ export interface PaintPacerOptions {
   apply(quotes: Record<string, Quote>): void;
   /** Tells the worker the batch was applied. */
   painted(): void;
-  /** requestAnimationFrame. */
-  requestFrame(callback: () => void): void;
+  /** requestAnimationFrame (its callback gets the frame's time, ms). */
+  requestFrame(callback: (time: number) => void): void;
+  /** The shortest time between two applied batches, ms (0: every frame). */
+  minInterval?: number;
 }
+
+/** The tab applies ticks at most 30 times a second: a number changing faster cannot be read, and each frame of changed numbers costs style, layout and paint (bench:visor). */
+export const TICK_PAINT_INTERVAL_MS = 1000 / 30;
+/** A frame this early is still taken as due (frame times jitter). */
+const FRAME_SLACK_MS = 2;
 
 export interface PaintPacer {
   receive(quotes: Record<string, Quote>): void;
@@ -20,10 +29,17 @@ export interface PaintPacer {
 
 export function createPaintPacer(options: PaintPacerOptions): PaintPacer {
   let pending: Record<string, Quote> | null = null;
+  let lastApplied = Number.NEGATIVE_INFINITY;
+  const minInterval = options.minInterval ?? 0;
 
-  const frame = () => {
+  const frame = (time: number) => {
+    if (pending && time - lastApplied < minInterval - FRAME_SLACK_MS) {
+      options.requestFrame(frame);
+      return;
+    }
     const quotes = pending;
     pending = null;
+    lastApplied = time;
     if (quotes) options.apply(quotes);
     options.painted();
   };

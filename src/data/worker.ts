@@ -9,7 +9,7 @@ import { settings } from '../shared/settings';
 import { TAB_HEARTBEAT_MS } from '../shared/tabLiveness';
 import type { DataWorkerApi, TabMessage, TabReply } from '../workers/api';
 import { createOffScreenTracker } from './offScreen';
-import { createPaintPacer } from './paintPacer';
+import { createPaintPacer, TICK_PAINT_INTERVAL_MS } from './paintPacer';
 import { getSessionIdentity, onTokenChange } from './session';
 import { applyCachedQuotes, applyTabMessage, applyTicks, markNotLive } from './store';
 import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
@@ -107,6 +107,7 @@ function register(api: DataWorker, tabId: string, lockName: string | null): Prom
     apply: applyTicks,
     painted: () => channel.port1.postMessage({ type: 'painted' } satisfies TabReply),
     requestFrame: (callback) => requestAnimationFrame(callback),
+    minInterval: TICK_PAINT_INTERVAL_MS,
   });
   channel.port1.onmessage = (event: MessageEvent<TabMessage>) => {
     if (event.data.type === 'ticks') ticks.receive(event.data.quotes);
