@@ -1,5 +1,6 @@
 // npm run screenshots: builds the app, starts its own server on a free port with a temporary
-// DATA_DIR, and writes PNGs of the main screens in light and dark mode to docs/screenshots/.
+// DATA_DIR (demo gets the server's sample visores), and writes PNGs of the main screens in
+// light and dark mode to docs/screenshots/.
 import { spawn, execSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -44,62 +45,31 @@ async function api(base, method, url, body, token) {
   return response.json();
 }
 
-/** A few visores in folders so home and search have something to show. */
+/** The seeded visor the visor screen is shown with. */
+const VISOR_TITLE = 'Bonos AL30 y GD30';
+
+/** A visor node of the tree by its name, in any folder. */
+function findVisor(nodes, name) {
+  for (const node of nodes) {
+    if (node.visor_id != null && node.name === name) return node;
+    const found = findVisor(node.sub ?? [], name);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * The server gave demo its sample visores in folders at start (server/workspace/demoVisores.ts):
+ * home, search and the sidebar show those. One of them is made public, for the visor screen
+ * in edit and public mode.
+ */
 async function seed(base) {
   const { token, user } = await api(base, 'POST', '/login', DEMO);
-  const make = async (title, emoji, color) => (await api(base, 'POST', `/visores/${user._id}/new`, { title, emoji, color }, token)).data.id_visor;
-  const node = (id, name, emoji, color) => ({ visor_id: id, name, emoji, color, to: `visor/${id}/edit` });
-  const bonos = await make('Curva de bonos', '💵', '#22c55e');
-  const cauciones = await make('Cauciones', '🏦', '#0ea5e9');
-  const acciones = await make('Acciones líderes', '📈', '#f97316');
-  // The server gave demo its sample visores at start: they stay, these are added beside them.
-  const { data: sample } = await api(base, 'GET', `/visores/${user._id}/folders`, undefined, token);
-  await api(
-    base,
-    'PUT',
-    `/visores/${user._id}/folders`,
-    [
-      ...sample,
-      {
-        folder_id: 'Renta',
-        name: 'Renta fija',
-        emoji: '📁',
-        sub: [node(bonos, 'Curva de bonos', '💵', '#22c55e'), node(cauciones, 'Cauciones', '🏦', '#0ea5e9')],
-      },
-      node(acciones, 'Acciones líderes', '📈', '#f97316'),
-    ],
-    token,
-  );
-  // After the tree is saved, so the sidebar shows Favoritos.
-  await api(base, 'PUT', `/visores/${user._id}/${acciones}/fav`, undefined, token);
-  // A visor with sections, shared, for the visor screen in edit and public mode.
-  const secciones = [
-    {
-      id: 'bonos',
-      type: 'quotes',
-      title: 'Bonos',
-      layout: { x: 0, y: 0, w: 7, h: 8 },
-      config: {
-        rows: ['BYMA:AL30', 'BYMA:AL30D', 'BYMA:GD30', 'BYMA:GD30D'].map((symbol) => ({ kind: 'symbol', symbol })),
-        columns: ['bid', 'ask', 'last', 'change_pct'],
-      },
-    },
-    {
-      id: 'dolares',
-      type: 'formula',
-      title: 'Dólares',
-      layout: { x: 7, y: 0, w: 5, h: 8 },
-      config: {
-        formulas: [
-          { name: 'MEP', expression: 'BYMA:AL30/BYMA:AL30D' },
-          { name: 'CCL', expression: 'BYMA:AL30/BYMA:AL30C' },
-        ],
-      },
-    },
-  ];
-  await api(base, 'PUT', `/visores/${bonos}/update_secciones`, { secciones }, token);
-  await api(base, 'PUT', `/visores/${bonos}/check_option`, { option: 'public', value: true }, token);
-  return { visorId: bonos };
+  const { data: tree } = await api(base, 'GET', `/visores/${user._id}/folders`, undefined, token);
+  const visor = findVisor(tree, VISOR_TITLE);
+  if (!visor) throw new Error(`demo has no sample visor "${VISOR_TITLE}": was the database seeded (SEED_DEMO_USERS)?`);
+  await api(base, 'PUT', `/visores/${visor.visor_id}/check_option`, { option: 'public', value: true }, token);
+  return { visorId: visor.visor_id };
 }
 
 /**
@@ -165,7 +135,7 @@ async function main() {
       await page.getByRole('button', { name: 'Ingresar' }).click();
       await page.getByRole('heading', { name: 'Inicio', level: 1 }).waitFor();
       await page
-        .getByRole('link', { name: /Curva de bonos/ })
+        .getByRole('link', { name: /Dólar: futuros y MEP/ })
         .first()
         .waitFor();
       await shot('home');
@@ -175,7 +145,7 @@ async function main() {
       await shot('search-overlay');
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Búsqueda', level: 1 }).waitFor();
-      await page.getByText('Renta fija', { exact: true }).first().waitFor();
+      await page.getByText(VISOR_TITLE, { exact: true }).first().waitFor();
       await shot('search-results');
 
       // The workspace: a folder open in the sidebar, the Visor modal with its emoji picker,
@@ -195,11 +165,11 @@ async function main() {
 
       // The visor screen (issue 18): edit mode, then public mode.
       await page.goto(`/visor/${visorId}/edit`);
-      await page.getByRole('article', { name: 'Dólares' }).waitFor();
+      await page.getByRole('article', { name: 'Dólar de cada bono' }).waitFor();
       await page.getByRole('status').filter({ hasText: 'Guardado' }).waitFor();
       await shot('visor-edit');
       await page.goto(`/visor/${visorId}/public`);
-      await page.getByRole('article', { name: 'Dólares' }).waitFor();
+      await page.getByRole('article', { name: 'Dólar de cada bono' }).waitFor();
       await shot('visor-public');
 
       await page.goto('/config/profile');

@@ -3,7 +3,7 @@
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { normalizeOrigin, socketOrigins } from '../origins.js';
+import { normalizeOrigin, socketOrigins, type InterfaceSource } from '../origins.js';
 
 const HSTS = 'max-age=31536000; includeSubDomains';
 /** Powerful features the app never uses, off for it and anything it might embed. */
@@ -16,11 +16,39 @@ function withSocketTwin(origin: string): string[] {
   return [...new Set([origin, twin, back])];
 }
 
+type ListenAddress = ReturnType<FastifyInstance['server']['address']>;
+
 /** connect-src: the page's own origin, the public and allowed origins, the client's configured servers. */
-export function connectSources(config: Config, address: ReturnType<FastifyInstance['server']['address']>): string[] {
-  const origins = [...socketOrigins(config, address), ...config.clientOrigins.map(normalizeOrigin)];
+export function connectSources(config: Config, address: ListenAddress, interfaces?: InterfaceSource): string[] {
+  const origins = [...socketOrigins(config, address, interfaces), ...config.clientOrigins.map(normalizeOrigin)];
   // CSP has no syntax for IPv6 literals ([::1]); 'self' covers a page served from one.
   return ["'self'", ...new Set(origins.filter((origin) => !origin.includes('[')).flatMap(withSocketTwin))];
+}
+
+/** How long a computed connect-src is reused: an interface that comes up later is in it after at most this. */
+export const CONNECT_SOURCES_TTL_MS = 30_000;
+
+export interface ConnectSourcesCacheOptions {
+  ttlMs?: number;
+  now?: () => number;
+  interfaces?: InterfaceSource;
+}
+
+/**
+ * connectSources(config, address) as the CSP's directive, computed at most once per TTL for
+ * a port: listening on every interface it reads os.networkInterfaces(), too slow for every
+ * answer. Another port (the server listened again) computes it afresh.
+ */
+export function cachedConnectSources(config: Config, options: ConnectSourcesCacheOptions = {}): (address: ListenAddress) => string {
+  const { ttlMs = CONNECT_SOURCES_TTL_MS, now = Date.now, interfaces } = options;
+  let cached: { key: string; at: number; value: string } | null = null;
+  return (address) => {
+    const key = address != null && typeof address === 'object' ? String(address.port) : String(address);
+    const at = now();
+    if (cached && cached.key === key && at - cached.at < ttlMs) return cached.value;
+    cached = { key, at, value: connectSources(config, address, interfaces).join(' ') };
+    return cached.value;
+  };
 }
 
 /** Whether `url` (the request's path) is under /api, in any letter case. */
@@ -29,6 +57,7 @@ function isApiPath(url: string): boolean {
 }
 
 export async function registerSecurityHeaders(app: FastifyInstance, config: Config): Promise<void> {
+  const connectSrc = cachedConnectSources(config);
   await app.register(fastifyHelmet, {
     global: true,
     contentSecurityPolicy: {
@@ -44,8 +73,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, config: Conf
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
-        // Computed per answer: the default public origins follow the port the server got.
-        connectSrc: [() => connectSources(config, app.server.address()).join(' ')],
+        // Follows the port the server got and its interfaces (cached for CONNECT_SOURCES_TTL_MS).
+        connectSrc: [() => connectSrc(app.server.address())],
         workerSrc: ["'self'"],
         manifestSrc: ["'self'"],
         objectSrc: ["'none'"],

@@ -1,8 +1,10 @@
 // The visor screen (issue 18), as a person does it: create a visor and open it, add a section,
-// move and resize it, reload and find it as left; two tabs editing different sections; sharing
-// with `Público`, a second user opening the public link read-only and cloning it; the
-// not-found state of a private visor; a visor seen before opening with the network off.
+// move and resize it, reload and find it as left; two tabs editing different sections; two
+// devices changing the same one (the 412 the server wins); sharing with `Público`, a second
+// user opening the public link read-only and cloning it; the not-found state of a private
+// visor; a visor seen before opening with the network off.
 import { expect, test, type Page } from '@playwright/test';
+import { SERVER_WON_MESSAGE } from '../../src/features/visor/saveMessages';
 import { signIn } from './helpers';
 import { newUser } from './shellHelpers';
 import { expectSaved, renameSection, section, seedVisor } from './visorHelpers';
@@ -93,6 +95,61 @@ test('two tabs edit different sections of one visor at once and neither change i
   await page.reload();
   await expect(section(page, 'Uno de A')).toBeVisible();
   await expect(section(page, 'Dos de B')).toBeVisible();
+});
+
+test('two devices change the same section at once: the later save loses to the server, says so, and both show what the server kept', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const account = await newUser(request, 'vis');
+  const visorId = await seedVisor(request, account, 'En disputa');
+  // Another device: a browser context of its own (its own worker and cache), the same user,
+  // in a browser without SharedWorker (the app's dedicated-worker path): Playwright's routing
+  // sees a dedicated worker's requests, not a shared worker's.
+  const otherContext = await browser.newContext();
+  await otherContext.addInitScript(() => Reflect.deleteProperty(window, 'SharedWorker'));
+  const other = await otherContext.newPage();
+  try {
+    for (const tab of [page, other]) {
+      await signIn(tab, account);
+      await expect(tab.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+      await tab.goto(`/visor/${visorId}/edit`);
+      await expect(section(tab, 'Uno')).toBeVisible();
+    }
+
+    // B's save is held on its way until A's is in: it leaves with the version both started
+    // from, so the server answers 412 and B finds its section changed by A.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reached: () => void = () => {};
+    const sent = new Promise<void>((resolve) => (reached = resolve));
+    await otherContext.route('**/update_secciones', async (route) => {
+      reached();
+      await held;
+      await route.continue();
+    });
+    await renameSection(other, 'Uno', 'Uno de B');
+    await sent;
+    await renameSection(page, 'Uno', 'Uno de A');
+    await expectSaved(page);
+    release();
+
+    await expect(other.getByText(SERVER_WON_MESSAGE)).toBeVisible();
+    for (const tab of [other, page]) {
+      await expect(section(tab, 'Uno de A')).toBeVisible();
+      await expect(section(tab, 'Uno de B')).toHaveCount(0);
+      await expect(section(tab, 'Dos')).toBeVisible();
+      await expectSaved(tab);
+    }
+    await expect(page.getByText(SERVER_WON_MESSAGE)).toHaveCount(0);
+    // What both show is the server's: a reload finds the same.
+    await other.reload();
+    await expect(section(other, 'Uno de A')).toBeVisible();
+    await expect(section(other, 'Uno de B')).toHaveCount(0);
+  } finally {
+    await otherContext.close();
+  }
 });
 
 test('Público shares the link; another user opens it read-only, clones it and finds the copy in their tree', async ({ page, browser, request }) => {

@@ -7,7 +7,7 @@ import { useState, type ReactNode } from 'react';
 import type { Section } from '../../protocol/workspace';
 import { formulaSection } from '../visor/sections/formula';
 import { quotesSection } from '../visor/sections/quotes';
-import type { ConfigOf, SectionOf } from '../visor/sections/types';
+import type { ConfigOf, ConfigUpdate, SectionOf } from '../visor/sections/types';
 
 export const SECTIONS_PARAM = 'secciones';
 
@@ -26,7 +26,7 @@ function useSection<T extends Section['type']>(type: T, initial: ConfigOf<T>, ti
       editable,
       settingsOpen,
       onSettingsClose: () => setSettingsOpen(false),
-      onConfigChange: (config: ConfigOf<T>) => setSection((current) => ({ ...current, config })),
+      onConfigChange: (update: ConfigUpdate<T>) => setSection((current) => ({ ...current, config: update(current.config as ConfigOf<T>) })),
     },
   };
 }

@@ -7,7 +7,8 @@ import type { Section } from '../../protocol/workspace';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon } from '../../ui/Icon';
 import { moduleOf } from './sections/registry';
-import type { ConfigOf, SectionModule, SectionViewProps } from './sections/types';
+import type { ConfigUpdate, SectionModule, SectionViewProps } from './sections/types';
+import { updateConfig } from './sectionLayout';
 
 export interface SectionFrameProps {
   section: Section;
@@ -16,7 +17,8 @@ export interface SectionFrameProps {
   settingsOpen: boolean;
   onSettingsOpen: () => void;
   onSettingsClose: () => void;
-  onChange: (section: Section) => void;
+  /** Changes this section: `update` gets the latest section (not this render's) and returns the next. */
+  onChange: (update: (section: Section) => Section) => void;
   onDuplicate: () => void;
   onDelete: () => void;
 }
@@ -57,12 +59,12 @@ function SectionBody({
   ...rest
 }: Omit<SectionViewProps<Section['type']>, 'section' | 'onConfigChange'> & {
   section: Section;
-  onConfigChange: (config: Section['config']) => void;
+  onConfigChange: (update: (config: Section['config']) => Section['config']) => void;
 }) {
   const module = moduleOf(section.type) as SectionModule<Section['type']> | undefined;
   if (!module) return <p className="muted section-frame__unavailable">{UNAVAILABLE_SECTION}</p>;
   const View = module.View;
-  return <View section={section as never} {...rest} onConfigChange={(config: ConfigOf<Section['type']>) => rest.onConfigChange(config)} />;
+  return <View section={section as never} {...rest} onConfigChange={(update: ConfigUpdate<Section['type']>) => rest.onConfigChange(update)} />;
 }
 
 export function SectionFrame(props: SectionFrameProps) {
@@ -83,7 +85,11 @@ export function SectionFrame(props: SectionFrameProps) {
             <Icon name="grip" />
           </span>
         )}
-        <SectionTitle title={section.title} editable={!locked} onRename={(title) => props.onChange({ ...section, title })} />
+        <SectionTitle
+          title={section.title}
+          editable={!locked}
+          onRename={(title) => props.onChange((current) => (current.title === title ? current : { ...current, title }))}
+        />
         {editable && (
           <div className="section-frame__actions">
             <button type="button" className="icon-button" aria-label="Configurar sección" title="Configurar" onClick={props.onSettingsOpen}>
@@ -119,7 +125,7 @@ export function SectionFrame(props: SectionFrameProps) {
           disabledReason={disabledReason}
           settingsOpen={props.settingsOpen}
           onSettingsClose={props.onSettingsClose}
-          onConfigChange={(config) => props.onChange({ ...section, config } as Section)}
+          onConfigChange={(update) => props.onChange(updateConfig(update))}
         />
       </div>
       <ConfirmDialog

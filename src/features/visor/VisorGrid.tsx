@@ -8,7 +8,7 @@ import 'react-resizable/css/styles.css';
 import type { Section } from '../../protocol/workspace';
 import { moduleOf } from './sections/registry';
 import { SectionFrame } from './SectionFrame';
-import { applyLayout, GRID_COLUMNS, NARROW_WIDTH, readingOrder } from './sectionLayout';
+import { applyLayout, GRID_COLUMNS, NARROW_WIDTH, readingOrder, updateSection } from './sectionLayout';
 
 export interface VisorGridProps {
   sections: Section[];
@@ -38,7 +38,7 @@ export function VisorGrid(props: VisorGridProps) {
       settingsOpen={props.settingsOpenId === section.id}
       onSettingsOpen={() => props.onSettingsOpen(section.id)}
       onSettingsClose={() => props.onSettingsOpen(null)}
-      onChange={(next) => props.onSectionsChange((all) => all.map((item) => (item.id === next.id ? next : item)))}
+      onChange={(update) => props.onSectionsChange((all) => updateSection(all, section.id, update))}
       onDuplicate={() => props.onDuplicate(section)}
       onDelete={() => props.onSectionsChange((all) => all.filter((item) => item.id !== section.id))}
     />

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Section } from '../../protocol/workspace';
-import { applyLayout, bottomRow, readingOrder } from './sectionLayout';
+import { applyLayout, bottomRow, readingOrder, updateConfig, updateSection } from './sectionLayout';
 
 const at = (id: string, x: number, y: number, w = 6, h = 4): Section => ({
   id,
@@ -24,5 +24,36 @@ describe('sectionLayout', () => {
 
   it('orders sections top to bottom, then left to right, for one column', () => {
     expect(readingOrder([at('c', 0, 8), at('b', 6, 0), at('a', 0, 0)]).map((section) => section.id)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('applies two quick config changes to the latest sections, so neither is lost', () => {
+    const add =
+      (name: string) =>
+      (config: Section['config']): Section['config'] =>
+        'formulas' in config ? { formulas: [...config.formulas, { name, expression: '1' }] } : config;
+    // Both changes were made from the same render (the view had not re-rendered in between).
+    let sections = [at('a', 0, 0), at('b', 6, 0)];
+    sections = updateSection(sections, 'a', updateConfig(add('MEP')));
+    sections = updateSection(sections, 'a', updateConfig(add('CCL')));
+    expect(sections[0]!.config).toEqual({
+      formulas: [
+        { name: 'MEP', expression: '1' },
+        { name: 'CCL', expression: '1' },
+      ],
+    });
+    expect(sections[1]!.config).toEqual({ formulas: [] });
+  });
+
+  it('keeps the same array when the section is gone or did not change', () => {
+    const sections = [at('a', 0, 0)];
+    expect(updateSection(sections, 'gone', (section) => ({ ...section, title: 'x' }))).toBe(sections);
+    expect(
+      updateSection(
+        sections,
+        'a',
+        updateConfig((config) => config),
+      ),
+    ).toBe(sections);
+    expect(updateSection(sections, 'a', (section) => ({ ...section, title: 'x' }))[0]!.title).toBe('x');
   });
 });

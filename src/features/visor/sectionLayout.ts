@@ -1,5 +1,6 @@
 // Pure helpers of the visor's grid (issue 18): sections ↔ react-grid-layout items, where a
-// new section lands, and the one-column order on narrow screens.
+// new section lands, the one-column order on narrow screens, and one section's change applied
+// to the latest sections.
 import type { Section } from '../../protocol/workspace';
 
 export const GRID_COLUMNS = 12;
@@ -32,6 +33,27 @@ export function applyLayout(sections: Section[], layout: readonly GridItem[]): S
     return { ...section, layout: { x: item.x, y: item.y, w: item.w, h: item.h } };
   });
   return changed ? next : sections;
+}
+
+/**
+ * Applies `update` to the section `id` of `sections` (the latest ones, not those of a render);
+ * the same array when the section is gone or `update` returned it unchanged.
+ */
+export function updateSection(sections: Section[], id: string, update: (section: Section) => Section): Section[] {
+  const at = sections.findIndex((section) => section.id === id);
+  if (at < 0) return sections;
+  const next = update(sections[at]!);
+  if (next === sections[at]) return sections;
+  return sections.map((section, index) => (index === at ? next : section));
+}
+
+/** A change of a section's config as a change of the section: the same section when the config did not change. */
+export function updateConfig(update: (config: Section['config']) => Section['config']): (section: Section) => Section {
+  return (section) => {
+    const config = update(section.config);
+    // The module of section.type made config from section.config: the type still matches.
+    return config === section.config ? section : ({ ...section, config } as Section);
+  };
 }
 
 /** Sections in the order the grid shows them (top to bottom, left to right): the one-column order. */

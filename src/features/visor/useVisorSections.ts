@@ -11,14 +11,14 @@ import { rebaseDraft } from '../../lib/sectionMerge';
 import type { Section } from '../../protocol/workspace';
 import { showToast } from '../../ui/toast';
 import { errorMessage } from '../workspace/workerCalls';
+import { SERVER_WON_MESSAGE } from './saveMessages';
 
 /** How long after the last change the sections are saved. */
 export const SAVE_DELAY_MS = 1000;
 /** How long after a failed save it is tried again. */
 export const RETRY_DELAY_MS = 5000;
 
-export const SERVER_WON_MESSAGE =
-  'Otra pestaña o dispositivo cambió la misma sección del visor: se muestra esa versión y el último cambio de esta pestaña no se guardó.';
+export { SERVER_WON_MESSAGE };
 
 function worthRetrying(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return true;

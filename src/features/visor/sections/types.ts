@@ -11,12 +11,20 @@ export type SectionOf<T extends SectionType> = Extract<Section, { type: T }>;
 /** The config of one section type. */
 export type ConfigOf<T extends SectionType> = SectionOf<T>['config'];
 
+/**
+ * A change of a section's config: the next config from the current one. The screen applies it
+ * to the latest config (with every change made since the last render), so two changes in quick
+ * succession (two symbols added before the screen re-renders) both stay. Returning `current`
+ * itself changes nothing.
+ */
+export type ConfigUpdate<T extends SectionType> = (current: ConfigOf<T>) => ConfigOf<T>;
+
 export interface SectionViewProps<T extends SectionType> {
   section: SectionOf<T>;
   /** Edit mode, for the owner: the section may change its config. Public mode: read-only. */
   editable: boolean;
-  /** Replaces this section's config; the screen saves it (autosave). */
-  onConfigChange: (config: ConfigOf<T>) => void;
+  /** Changes this section's config (see ConfigUpdate); the screen saves it (autosave). */
+  onConfigChange: (update: ConfigUpdate<T>) => void;
   /** The section's settings are open (after its settings button, or just added). */
   settingsOpen: boolean;
   onSettingsClose: () => void;

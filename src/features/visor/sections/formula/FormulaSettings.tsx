@@ -8,8 +8,15 @@ import { FormulaForm } from './FormulaForm';
 interface FormulaSettingsProps {
   formulas: readonly NamedFormula[];
   disabledReason: string | null;
-  onChange(formulas: NamedFormula[]): void;
+  /** Changes the formulas: `update` gets the latest ones (not this render's) and returns the next. */
+  onChange(update: (formulas: NamedFormula[]) => NamedFormula[]): void;
   onClose(): void;
+}
+
+/** Adds a formula unless the section is full or has one of that name (two quick adds of the same preset). */
+function addFormula(current: NamedFormula[], formula: NamedFormula): NamedFormula[] {
+  if (current.length >= MAX_FORMULAS || current.some((other) => other.name.toLowerCase() === formula.name.toLowerCase())) return current;
+  return [...current, formula];
 }
 
 export function FormulaSettings({ formulas, disabledReason, onChange, onClose }: FormulaSettingsProps) {
@@ -29,7 +36,7 @@ export function FormulaSettings({ formulas, disabledReason, onChange, onClose }:
       </div>
       {formulas.length > 0 && (
         <ul className="vs-settings__list">
-          {formulas.map((formula, index) => (
+          {formulas.map((formula) => (
             <li key={formula.name}>
               {editing === formula.name ? (
                 <FormulaForm
@@ -38,7 +45,7 @@ export function FormulaSettings({ formulas, disabledReason, onChange, onClose }:
                   submitLabel="Guardar"
                   disabledReason={disabledReason}
                   onSubmit={(changed) => {
-                    onChange(formulas.map((other, at) => (at === index ? changed : other)));
+                    onChange((current) => current.map((other) => (other.name === formula.name ? changed : other)));
                     setEditing(null);
                   }}
                   onCancel={() => setEditing(null)}
@@ -62,7 +69,7 @@ export function FormulaSettings({ formulas, disabledReason, onChange, onClose }:
                       type="button"
                       className="button"
                       disabled={disabledReason != null}
-                      onClick={() => onChange(formulas.filter((_, at) => at !== index))}
+                      onClick={() => onChange((current) => current.filter((other) => other.name !== formula.name))}
                       aria-label={`Quitar ${formula.name}`}
                     >
                       Quitar
@@ -75,7 +82,7 @@ export function FormulaSettings({ formulas, disabledReason, onChange, onClose }:
         </ul>
       )}
       <h4>Agregar fórmula</h4>
-      <FormulaForm taken={names} submitLabel="Agregar" disabledReason={off} onSubmit={(formula) => onChange([...formulas, formula])} />
+      <FormulaForm taken={names} submitLabel="Agregar" disabledReason={off} onSubmit={(formula) => onChange((current) => addFormula(current, formula))} />
       {presets.length > 0 && (
         <>
           <h4>Predefinidas</h4>
@@ -87,7 +94,7 @@ export function FormulaSettings({ formulas, disabledReason, onChange, onClose }:
                   className="button"
                   disabled={off != null}
                   title={preset.expression}
-                  onClick={() => onChange([...formulas, { name: preset.name, expression: preset.expression }])}
+                  onClick={() => onChange((current) => addFormula(current, { name: preset.name, expression: preset.expression }))}
                 >
                   Agregar {preset.name}
                 </button>

@@ -1,20 +1,31 @@
 // The formula section (`Fórmulas`, issue 18): cards of named formulas with their live value,
 // its change since the session's start and the symbols they use. The settings (edit mode)
 // add, edit and remove formulas and add the presets.
-import type { SectionViewProps } from '../types';
+import type { NamedFormula } from '../../../../protocol/workspace';
+import type { ConfigOf, SectionViewProps } from '../types';
 import { FormulaCard } from './FormulaCard';
 import { FormulaSettings } from './FormulaSettings';
 import './formula.css';
 
+function readFormulas(config: ConfigOf<'formula'> | undefined): NamedFormula[] {
+  return Array.isArray(config?.formulas) ? config.formulas : [];
+}
+
 export function FormulaView({ section, editable, onConfigChange, settingsOpen, onSettingsClose, disabledReason }: SectionViewProps<'formula'>) {
-  const formulas = Array.isArray(section.config?.formulas) ? section.config.formulas : [];
+  const formulas = readFormulas(section.config);
   return (
     <div className="vs-formulas">
       {editable && settingsOpen && (
         <FormulaSettings
           formulas={formulas}
           disabledReason={disabledReason}
-          onChange={(next) => onConfigChange({ formulas: next })}
+          onChange={(update) =>
+            onConfigChange((current) => {
+              const before = readFormulas(current);
+              const next = update(before);
+              return next === before ? current : { ...current, formulas: next };
+            })
+          }
           onClose={onSettingsClose}
         />
       )}

@@ -86,7 +86,8 @@ interface QuoteTableProps {
   columns: readonly QuoteColumn[];
   /** Drag and row menus shown. */
   editable: boolean;
-  onRowsChange(rows: QuoteRowConfig[]): void;
+  /** Changes the rows: `update` gets the latest rows (not this render's) and returns the next. */
+  onRowsChange(update: (rows: QuoteRowConfig[]) => QuoteRowConfig[]): void;
   label: string;
 }
 
@@ -130,10 +131,11 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
   );
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (!over || active.id === over.id) return;
-    const from = ids.indexOf(String(active.id));
-    const to = ids.indexOf(String(over.id));
-    if (from < 0 || to < 0) return;
-    onRowsChange(arrayMove([...rows], from, to));
+    onRowsChange((current) => {
+      const from = current.findIndex((row) => rowId(row) === String(active.id));
+      const to = current.findIndex((row) => rowId(row) === String(over.id));
+      return from < 0 || to < 0 ? current : arrayMove([...current], from, to);
+    });
   };
   const nameOf = (id: unknown) => {
     const row = byId.get(String(id));
@@ -146,7 +148,14 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
     onDragEnd: ({ active, over }) => (over ? `${nameOf(active.id)} quedó en ${placeOf(over.id)}.` : `${nameOf(active.id)} volvió a su lugar.`),
     onDragCancel: ({ active }) => `Se canceló: ${nameOf(active.id)} volvió a su lugar.`,
   };
-  const onRemove = useCallback((id: string) => onRowsChange(rows.filter((row) => rowId(row) !== id)), [rows, onRowsChange]);
+  const onRemove = useCallback(
+    (id: string) =>
+      onRowsChange((current) => {
+        const next = current.filter((row) => rowId(row) !== id);
+        return next.length === current.length ? current : next;
+      }),
+    [onRowsChange],
+  );
 
   const clickHeader = (key: SortKey) => {
     // First click: largest first (names A to Z), second: the other way, third: the saved order.

@@ -2,7 +2,7 @@
 // prices. In edit mode, `Agregar símbolo` searches the catalogue as the user types and
 // `Agregar fórmula` takes a named expression; rows reorder by drag and leave from their menu;
 // the settings choose the columns. In public mode it only shows.
-import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { defaultColumns } from '../../../../lib/quoteColumns';
 import { symbolKind } from '../../../../lib/symbolNames';
 import { MAX_QUOTE_ROWS, type NamedFormula, type QuoteColumn, type QuoteRowConfig } from '../../../../protocol/workspace';
@@ -11,7 +11,7 @@ import { FormulaForm } from '../formula/FormulaForm';
 import type { SectionViewProps } from '../types';
 import { ColumnSettings } from './ColumnSettings';
 import { QuoteTable } from './QuoteTable';
-import { readQuotesConfig } from './rows';
+import { readQuotesConfig, rowId } from './rows';
 import '../../../quoteBoard/quoteBoard.css';
 import './quotes.css';
 
@@ -28,26 +28,26 @@ export function QuotesView({ section, editable, onConfigChange, settingsOpen, on
     [config.columns, rows],
   );
 
-  // The config as last changed here: a search answers after a wait, so two symbols submitted
-  // in quick succession each add to what the other left, not to the rows of an older render.
-  const latest = useRef(config);
-  useLayoutEffect(() => {
-    latest.current = config;
-  });
-  const setRows = (next: QuoteRowConfig[]) => {
-    latest.current = { ...latest.current, rows: next };
-    onConfigChange(latest.current);
-  };
+  // Every change goes through an updater of the latest config: a search answers after a wait,
+  // so two symbols submitted in quick succession each add to what the other left, not to the
+  // rows of an older render.
+  const changeRows = (update: (current: QuoteRowConfig[]) => QuoteRowConfig[]) =>
+    onConfigChange((current) => {
+      const read = readQuotesConfig(current);
+      const next = update(read.rows);
+      return next === read.rows ? current : { ...read, rows: next };
+    });
   const full = rows.length >= MAX_QUOTE_ROWS ? `Una tabla no puede superar ${MAX_QUOTE_ROWS} filas` : null;
+  const addRow = (row: QuoteRowConfig) =>
+    changeRows((current) => (current.length >= MAX_QUOTE_ROWS || current.some((other) => rowId(other) === rowId(row)) ? current : [...current, row]));
   const addSymbol = (symbol: string) => {
-    const current = latest.current.rows;
-    if (current.some((row) => row.kind === 'symbol' && row.symbol === symbol)) return setNotice(`${symbol} ya está en la tabla`);
+    if (rows.some((row) => row.kind === 'symbol' && row.symbol === symbol)) return setNotice(`${symbol} ya está en la tabla`);
     setNotice(null);
-    setRows([...current, { kind: 'symbol', symbol }]);
+    addRow({ kind: 'symbol', symbol });
   };
   const addFormula = (formula: NamedFormula) => {
     setNotice(null);
-    setRows([...latest.current.rows, { kind: 'formula', ...formula }]);
+    addRow({ kind: 'formula', ...formula });
   };
   const formulaNames = rows.flatMap((row) => (row.kind === 'formula' ? [row.name] : []));
   const canChange = editable && disabledReason == null;
@@ -81,14 +81,14 @@ export function QuotesView({ section, editable, onConfigChange, settingsOpen, on
           chosen={config.columns}
           shown={columns}
           disabledReason={disabledReason}
-          onChange={(next) => onConfigChange({ ...config, columns: next })}
+          onChange={(next) => onConfigChange((current) => ({ ...readQuotesConfig(current), columns: next }))}
           onClose={onSettingsClose}
         />
       )}
       {rows.length === 0 ? (
         <p className="vs-empty">{editable ? 'Agregue un símbolo para ver sus precios.' : 'Esta tabla no tiene filas.'}</p>
       ) : (
-        <QuoteTable rows={rows} columns={columns} editable={canChange} onRowsChange={setRows} label={section.title || 'Cotizaciones'} />
+        <QuoteTable rows={rows} columns={columns} editable={canChange} onRowsChange={changeRows} label={section.title || 'Cotizaciones'} />
       )}
     </div>
   );
