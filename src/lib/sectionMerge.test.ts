@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Section } from '../protocol/workspace';
-import { mergeSections, rebaseDraft, touchedSections } from './sectionMerge';
+import { mergeSections, rebaseDraft, resumeDraft, touchedSections } from './sectionMerge';
 
 const quotes = (id: string, title = id, y = 0): Section => ({
   id,
@@ -91,5 +91,66 @@ describe('rebaseDraft', () => {
     const draft = [quotes('a', 'Mío'), quotes('b', 'b', 4)];
     const server = [quotes('a', 'Suyo'), quotes('b', 'b', 4)];
     expect(rebaseDraft(base, draft, server)).toEqual({ sections: server, lost: true });
+  });
+});
+
+describe('mergeSections, a change the server already has', () => {
+  const base = [quotes('a'), quotes('b', 'b', 4)];
+
+  it('is no clash when both changed a section to the same state', () => {
+    const mine = [quotes('a', 'Mío'), quotes('b', 'b', 4)];
+    const theirs = [quotes('a', 'Mío'), quotes('b', 'Suyo', 4)];
+    expect(mergeSections(base, mine, theirs)).toEqual({ ok: true, sections: theirs });
+  });
+
+  it('is no clash when both deleted the same section', () => {
+    expect(mergeSections(base, [quotes('a')], [quotes('a', 'Suyo')])).toEqual({ ok: true, sections: [quotes('a', 'Suyo')] });
+  });
+});
+
+describe('resumeDraft (a pending draft found when a visor screen opens)', () => {
+  const base = [quotes('a'), quotes('b', 'b', 4)];
+  const draft = [quotes('a', 'Mío'), quotes('b', 'b', 4)];
+
+  it('stands as it is while the server is at the version it was made on', () => {
+    expect(resumeDraft({ base, version: 3, draft }, { sections: base, version: 3 })).toEqual({
+      pending: true,
+      base: { sections: base, version: 3 },
+      draft,
+    });
+  });
+
+  it('is moved onto the server’s newer sections when another section changed meanwhile', () => {
+    const server = [quotes('a'), quotes('b', 'Suyo', 4)];
+    expect(resumeDraft({ base, version: 3, draft }, { sections: server, version: 5 })).toEqual({
+      pending: true,
+      base: { sections: server, version: 5 },
+      draft: [quotes('a', 'Mío'), quotes('b', 'Suyo', 4)],
+    });
+  });
+
+  it('is not pending when the server already has it, at the same or a later version (not saved twice)', () => {
+    expect(resumeDraft({ base, version: 3, draft }, { sections: draft, version: 4 })).toEqual({ pending: false, lost: false });
+    // Saved, then another tab changed another section: still nothing of it to save.
+    const later = [quotes('a', 'Mío'), quotes('b', 'Suyo', 4)];
+    expect(resumeDraft({ base, version: 3, draft }, { sections: later, version: 6 })).toEqual({ pending: false, lost: false });
+  });
+
+  it('is lost when the server changed the same section otherwise since (the 412 rule: the server wins)', () => {
+    const server = [quotes('a', 'Suyo'), quotes('b', 'b', 4)];
+    expect(resumeDraft({ base, version: 3, draft }, { sections: server, version: 4 })).toEqual({ pending: false, lost: true });
+  });
+
+  it('is not pending when it changed nothing', () => {
+    expect(resumeDraft({ base, version: 3, draft: [...base] }, { sections: base, version: 3 })).toEqual({ pending: false, lost: false });
+  });
+
+  it('keeps its own base when the cached copy is older than it', () => {
+    const old = [quotes('a', 'Viejo')];
+    expect(resumeDraft({ base, version: 3, draft }, { sections: old, version: 2 })).toEqual({
+      pending: true,
+      base: { sections: base, version: 3 },
+      draft,
+    });
   });
 });

@@ -3,7 +3,7 @@
 // `db.version(n)` entries, never edits of a released one; the spec fixes version 3.
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { MarketData } from '../protocol/market';
-import type { FavItem, FolderNode, ReadVisor, TreeNode, Visor } from '../protocol/workspace';
+import type { FavItem, FolderNode, ReadVisor, Section, TreeNode, Visor } from '../protocol/workspace';
 
 /** Last known state of a symbol, so a reopened visor shows prices at once (marked stale). */
 export interface QuoteRecord {
@@ -61,6 +61,24 @@ export interface RecentVisorRecord {
   openedAt: number;
 }
 
+/**
+ * A visor's section change not yet confirmed by the server, kept the moment it is made (the
+ * autosave leaves a second later, and the tab may be gone by then): the sections it was made on
+ * (`base`, at `version`) and the tab's sections (`draft`). One per user and visor; the visor
+ * screen that opens next takes it and saves it.
+ */
+export interface VisorDraftRecord {
+  userId: string;
+  visor_id: string;
+  base: Section[];
+  version: number;
+  draft: Section[];
+  /** Which visor screen (one tab's mount of it) made it: that one clears it when it has nothing pending. */
+  editor: string;
+  /** Epoch ms of the change. */
+  savedAt: number;
+}
+
 export const DB_NAME = 'visores';
 
 export class VisoresDb extends Dexie {
@@ -70,6 +88,7 @@ export class VisoresDb extends Dexie {
   visores!: Table<VisorRecord, [string, string]>;
   favourites!: EntityTable<FavouritesRecord, 'userId'>;
   recentVisores!: Table<RecentVisorRecord, [string, string]>;
+  visorDrafts!: Table<VisorDraftRecord, [string, string]>;
 
   constructor(name = DB_NAME) {
     super(name);
@@ -82,6 +101,8 @@ export class VisoresDb extends Dexie {
     });
     // Issue 18: the visores each user opened, for Inicio's Recientes.
     this.version(4).stores({ recentVisores: '[userId+visor_id], userId' });
+    // A visor's section change kept until the server has it (a new store: the others keep their data).
+    this.version(5).stores({ visorDrafts: '[userId+visor_id], userId' });
   }
 }
 

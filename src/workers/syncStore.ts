@@ -86,10 +86,11 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
       });
     },
 
-    /** Logout: deletes every cached record of the user. */
+    /** Logout: deletes every cached record of the user, and the visor changes the server did not confirm. */
     async wipe(userId: string): Promise<void> {
-      await db.transaction('rw', [db.folderTrees, db.visores, db.favourites, db.recentVisores], async () => {
+      await db.transaction('rw', [db.folderTrees, db.visores, db.favourites, db.recentVisores, db.visorDrafts], async () => {
         await db.folderTrees.delete(userId);
+        await db.visorDrafts.where('userId').equals(userId).delete();
         await db.recentVisores.where('userId').equals(userId).delete();
         await db.visores.where('userId').equals(userId).delete();
         await db.favourites.delete(userId);

@@ -21,7 +21,7 @@ export interface VisorScreenProps {
 }
 
 export function VisorScreen({ record, owner, editMode, disabledReason, busy, ...actions }: VisorScreenProps) {
-  const { sections, change, saveState } = useVisorSections(record.visor_id, record, disabledReason);
+  const { sections, change, saveState } = useVisorSections(record.visor_id, record.userId, record, disabledReason);
   const [settingsOpenId, setSettingsOpenId] = useState<string | null>(null);
   const shown = sections ?? record.secciones;
 
