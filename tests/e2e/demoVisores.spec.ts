@@ -17,3 +17,15 @@ test('demo signs in to its sample visores in folders, the Dólar one a favourite
   await expect(row(tree, 'Dólar').locator('img.emoji')).toHaveAttribute('alt', '💵');
   await expect(favouritesSection(page).getByText(visores.Dólar)).toBeVisible();
 });
+
+test('in a window too narrow for its columns, the Dólar board scrolls inside its section, not the page', async ({ page }) => {
+  await page.setViewportSize({ width: 1000, height: 800 });
+  await signIn(page, DEMO);
+  await favouritesSection(page).getByText('Dólar: futuros y MEP').click();
+  const scroller = page.locator('.vs-table-scroll').first();
+  await expect(scroller.locator('[role="row"][data-symbol]').first()).toBeVisible();
+  await expect(scroller).toHaveAttribute('data-overflow', 'true');
+  // The board's columns are wider than the window: they scroll in the board, the page keeps the window's width.
+  expect(await scroller.evaluate((element) => element.scrollWidth)).toBeGreaterThan(1000 - 240);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1000);
+});
