@@ -34,24 +34,30 @@ export const FormulaCard = memo(function FormulaCard({ formula }: { formula: Nam
     /** Where the change is measured from when the legs have no previous close: the first value seen. */
     let firstSeen: number | null = null;
     let ready = false;
+    // Each text, sign and state is written only when it changes: a formula's legs move every
+    // frame, and an unchanged write still costs style and layout.
+    const shown = { value: '', change: '', sign: '', stale: '', note: '' };
     const update = () => {
       if (!ready) return;
       const result = formulaValue(parsed, (symbol) => states.get(symbol)?.quote);
       const stale = !marketLive || parsed.symbols.some((symbol) => !states.get(symbol)?.live);
       if (result.value != null) firstSeen ??= result.value;
       const base = result.close ?? firstSeen;
-      valueText.nodeValue = result.value == null ? EMPTY_CELL : formatNumber(result.value, DEFAULT_DECIMALS);
+      const value = result.value == null ? EMPTY_CELL : formatNumber(result.value, DEFAULT_DECIMALS);
+      let changeLine = ' ';
+      let sign = '0';
       if (result.value != null && base != null && base !== 0) {
         const delta = result.value - base;
-        changeText.nodeValue = `${formatSigned(delta, DEFAULT_DECIMALS)} (${formatSigned((delta / base) * 100, 2)}%) ${result.close != null ? 'vs. cierre anterior' : 'desde que se abrió'}`;
-        change.dataset.sign = String(Math.sign(delta));
-      } else {
-        changeText.nodeValue = ' ';
-        change.dataset.sign = '0';
+        changeLine = `${formatSigned(delta, DEFAULT_DECIMALS)} (${formatSigned((delta / base) * 100, 2)}%) ${result.close != null ? 'vs. cierre anterior' : 'desde que se abrió'}`;
+        sign = String(Math.sign(delta));
       }
-      card.dataset.stale = String(stale);
-      noteText.nodeValue =
+      const note =
         formulaProblem(result) ?? (stale ? (result.time ? `Sin datos en vivo · último ${formatMarketTime(result.time)}` : 'Sin datos en vivo') : ' ');
+      if (value !== shown.value) valueText.nodeValue = shown.value = value;
+      if (changeLine !== shown.change) changeText.nodeValue = shown.change = changeLine;
+      if (sign !== shown.sign) change.dataset.sign = shown.sign = sign;
+      if (String(stale) !== shown.stale) card.dataset.stale = shown.stale = String(stale);
+      if (note !== shown.note) noteText.nodeValue = shown.note = note;
     };
     const stops = parsed.symbols.map((symbol) =>
       subscribeQuote(symbol, (state) => {
