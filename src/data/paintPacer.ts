@@ -18,8 +18,8 @@ export interface PaintPacerOptions {
   minInterval?: number;
 }
 
-/** The tab applies ticks at most 30 times a second: a number changing faster cannot be read, and each frame of changed numbers costs style, layout and paint (bench:visor). */
-export const TICK_PAINT_INTERVAL_MS = 1000 / 30;
+/** The tab applies ticks at most 20 times a second (every 50 ms): a number changing faster cannot be read, and each frame of changed numbers costs style, layout and paint (bench:visor). */
+export const TICK_PAINT_INTERVAL_MS = 1000 / 20;
 /** A frame this early is still taken as due (frame times jitter). */
 const FRAME_SLACK_MS = 2;
 
