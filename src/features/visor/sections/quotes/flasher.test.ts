@@ -9,6 +9,10 @@ function manualTime() {
     now: () => time,
     later: (run: () => void, ms: number) => void timers.push({ at: time + ms, run }),
     pending: () => timers.length,
+    /** Moves the clock without running the timers due. */
+    skip(ms: number) {
+      time += ms;
+    },
     advance(ms: number) {
       const until = time + ms;
       for (;;) {
@@ -75,5 +79,22 @@ describe('createFlasher', () => {
     clock.advance(200);
     expect(b.dataset.flash).toBeUndefined();
     expect(clock.pending()).toBe(0);
+  });
+
+  it('puts out the cells whose time is up when the next cell is lit, before the timer', () => {
+    const clock = manualTime();
+    const flasher = createFlasher(clock.now, clock.later);
+    const a = cell();
+    const b = cell();
+    flasher.flash(a);
+    // The timer has not run (the clock is moved without it): the next flash puts a out.
+    clock.advance(0);
+    const timers = clock.pending();
+    clock.skip(FLASH_MS);
+    flasher.flash(b);
+    expect(a.dataset.flash).toBeUndefined();
+    expect(b.dataset.flash).toBe('');
+    expect(flasher.lit).toBe(1);
+    expect(clock.pending()).toBe(timers);
   });
 });

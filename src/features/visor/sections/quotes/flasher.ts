@@ -23,36 +23,47 @@ export interface Flasher {
   readonly lit: number;
 }
 
-/** The flashes of every board of the page: one timer puts out the cells whose time is up. */
+/**
+ * The flashes of every board of the page. Cells whose time is up are put out by the next flash
+ * (in the frame that writes the next ticks: no frame of its own), or by one timer when no tick
+ * comes.
+ */
 export function createFlasher(
   now: () => number = () => performance.now(),
   later: (run: () => void, ms: number) => void = (run, ms) => void setTimeout(run, ms),
 ): Flasher {
   const lit = new Map<Lightable, number>();
   const litAt = new WeakMap<Lightable, number>();
-  let sweeping = false;
-  const sweep = () => {
-    const time = now();
-    let next = Number.POSITIVE_INFINITY;
+  /** When the first lit cell is due to go dark. */
+  let nextDue = Number.POSITIVE_INFINITY;
+  let timing = false;
+  const putOut = (time: number) => {
+    nextDue = Number.POSITIVE_INFINITY;
     for (const [node, until] of lit) {
       if (until <= time + SWEEP_SLACK_MS) {
         delete node.dataset.flash;
         lit.delete(node);
-      } else next = Math.min(next, until);
+      } else nextDue = Math.min(nextDue, until);
     }
-    sweeping = lit.size > 0;
-    if (sweeping) later(sweep, next - time);
+  };
+  const timer = () => {
+    const time = now();
+    putOut(time);
+    timing = lit.size > 0;
+    if (timing) later(timer, nextDue - time);
   };
   return {
     flash(node) {
       const time = now();
+      if (time + SWEEP_SLACK_MS >= nextDue) putOut(time);
       if (lit.has(node) || time - (litAt.get(node) ?? Number.NEGATIVE_INFINITY) < FLASH_PERIOD_MS) return;
       node.dataset.flash = '';
       lit.set(node, time + FLASH_MS);
       litAt.set(node, time);
-      if (!sweeping) {
-        sweeping = true;
-        later(sweep, FLASH_MS);
+      nextDue = Math.min(nextDue, time + FLASH_MS);
+      if (!timing) {
+        timing = true;
+        later(timer, FLASH_MS);
       }
     },
     get lit() {
