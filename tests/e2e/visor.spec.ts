@@ -49,7 +49,10 @@ test('creates a visor, adds a section, moves and resizes it, and finds it as lef
   await page.mouse.up();
   await expect.poll(async () => (await box(page, 'Dólares')).x).toBeGreaterThan(before.x + before.width / 2);
 
-  const corner = page.locator('.react-grid-item', { has: section(page, 'Dólares') }).locator('.react-resizable-handle-se');
+  // The grid slides the section into its place (a CSS transition): the corner is measured once it is there.
+  const item = page.locator('.react-grid-item', { has: section(page, 'Dólares') });
+  await expect.poll(() => item.evaluate((element) => element.getAnimations().length)).toBe(0);
+  const corner = item.locator('.react-resizable-handle-se');
   const handle = (await corner.boundingBox())!;
   await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
   await page.mouse.down();
