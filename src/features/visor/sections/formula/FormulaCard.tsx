@@ -59,16 +59,29 @@ export const FormulaCard = memo(function FormulaCard({ formula }: { formula: Nam
       if (String(stale) !== shown.stale) card.dataset.stale = shown.stale = String(stale);
       if (note !== shown.note) noteText.nodeValue = shown.note = note;
     };
+    // The legs of one batch of ticks arrive one after the other: the value is computed and
+    // written once, after the batch (a microtask, before the frame renders).
+    let soon = false;
+    let live = true;
+    const updateSoon = () => {
+      if (soon) return;
+      soon = true;
+      queueMicrotask(() => {
+        soon = false;
+        if (live) update();
+      });
+    };
     const stops = parsed.symbols.map((symbol) =>
       subscribeQuote(symbol, (state) => {
         states.set(symbol, state);
-        update();
+        updateSoon();
       }),
     );
     const releases = parsed.symbols.map((symbol) => holdSymbol(symbol, card));
     ready = true;
     update();
     return () => {
+      live = false;
       stops.forEach((stop) => stop());
       releases.forEach((release) => release());
     };

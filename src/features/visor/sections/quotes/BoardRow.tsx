@@ -60,15 +60,30 @@ function followFormula(expression: string, cells: LiveCells, marketLive: boolean
     const stale = !marketLive || formula.symbols.some((symbol) => !states.get(symbol)?.live);
     cells.show(formulaQuote(result), stale, formulaProblem(result) ?? (stale ? staleNote(result.time) : ''));
   };
+  // The legs of one batch of ticks arrive one after the other: the row is computed and written
+  // once, after the batch (a microtask, before the frame renders).
+  let soon = false;
+  let live = true;
+  const updateSoon = () => {
+    if (soon) return;
+    soon = true;
+    queueMicrotask(() => {
+      soon = false;
+      if (live) update();
+    });
+  };
   const stops = formula.symbols.map((symbol) =>
     subscribeQuote(symbol, (state) => {
       states.set(symbol, state);
-      update();
+      updateSoon();
     }),
   );
   ready = true;
   update();
-  return () => stops.forEach((stop) => stop());
+  return () => {
+    live = false;
+    stops.forEach((stop) => stop());
+  };
 }
 
 export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, marketLive, start, editable, dragOff, onRemove }: BoardRowProps) {
