@@ -14,8 +14,8 @@
 // --ratio-rate for the main-thread ratio. Per tab: tick-to-paint p50/p95 of the rows in view,
 // frame p95, main-thread busy (CDP TaskDuration) in seconds and in % of one core, long tasks,
 // whether the tab shows the last update of every symbol and how long after the load ended.
-// `--page test` runs the same on the /test board (for the bench's own checks). Figures only;
-// nothing here asserts.
+// `--page test` runs the same on the /test board (for the bench's own checks). BENCH_TRACE=file
+// writes a Chromium trace of the one-tab run (load only). Figures only; nothing here asserts.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
