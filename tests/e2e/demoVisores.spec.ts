@@ -29,3 +29,13 @@ test('in a window too narrow for its columns, the Dólar board scrolls inside it
   expect(await scroller.evaluate((element) => element.scrollWidth)).toBeGreaterThan(1000 - 240);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1000);
 });
+
+test('a long visor name in the sidebar ends in an ellipsis; the sidebar never scrolls sideways', async ({ page }) => {
+  await signIn(page, DEMO);
+  const favourite = favouritesSection(page).getByText('Dólar: futuros y MEP');
+  await expect(favourite).toBeVisible();
+  const sidebar = page.getByRole('navigation', { name: 'Menú principal' });
+  expect(await sidebar.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await favourite.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+  expect(await favourite.evaluate((element) => getComputedStyle(element).textOverflow)).toBe('ellipsis');
+});
