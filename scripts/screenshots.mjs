@@ -72,6 +72,18 @@ async function seed(base) {
   return { visorId: visor.visor_id };
 }
 
+/** Every quote row and formula card of the visor shows a live value (not the first paint's dashes). */
+async function live(page) {
+  await page.waitForFunction(
+    () => {
+      const rows = [...document.querySelectorAll('[role="row"][data-symbol], [role="row"][data-formula], .vs-formula-card')];
+      return rows.length > 0 && rows.every((row) => row.dataset.stale === 'false');
+    },
+    undefined,
+    { timeout: 15_000, polling: 100 },
+  );
+}
+
 /**
  * Progress bar gone, fonts loaded and every image on screen drawn, lazy ones included (the emoji picker loads
  * its images lazily as they scroll into view). 'networkidle' never comes: the app keeps its
@@ -167,9 +179,11 @@ async function main() {
       await page.goto(`/visor/${visorId}/edit`);
       await page.getByRole('article', { name: 'Dólar de cada bono' }).waitFor();
       await page.getByRole('status').filter({ hasText: 'Guardado' }).waitFor();
+      await live(page);
       await shot('visor-edit');
       await page.goto(`/visor/${visorId}/public`);
       await page.getByRole('article', { name: 'Dólar de cada bono' }).waitFor();
+      await live(page);
       await shot('visor-public');
 
       await page.goto('/config/profile');
