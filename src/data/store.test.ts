@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCachedQuotes, applyTabMessage, dataStore, marketStatusAtom, markNotLive, quoteAtom } from './store';
+import { applyCachedQuotes, applyTabMessage, dataStore, marketStatusAtom, markNotLive, quoteAtom, subscribeQuotes } from './store';
 
 describe('tick store', () => {
   it('writes each symbol of a batch into its own atom, notifying only its listeners', () => {
@@ -31,5 +31,24 @@ describe('tick store', () => {
   it('keeps the market status', () => {
     applyTabMessage({ type: 'market-status', status: { state: 'open', reconnected: true, user: null } });
     expect(dataStore.get(marketStatusAtom)).toEqual({ state: 'open', reconnected: true, user: null });
+  });
+
+  it('calls a several-symbol listener at once, then once per batch that moved any of them, and never after the unsubscribe', async () => {
+    const calls: (number | undefined)[][] = [];
+    const stop = subscribeQuotes(['LEG:A', 'LEG:B'], (states) =>
+      calls.push(['LEG:A', 'LEG:B'].map((symbol) => states.get(symbol)?.quote.md.OP as number | undefined)),
+    );
+    expect(calls).toEqual([[undefined, undefined]]);
+    applyTabMessage({ type: 'ticks', quotes: { 'LEG:A': { md: { OP: 1 } }, 'LEG:B': { md: { OP: 2 } } } });
+    expect(calls).toHaveLength(1);
+    await Promise.resolve();
+    expect(calls).toEqual([
+      [undefined, undefined],
+      [1, 2],
+    ]);
+    applyTabMessage({ type: 'ticks', quotes: { 'LEG:B': { md: { OP: 3 } } } });
+    stop();
+    await Promise.resolve();
+    expect(calls).toHaveLength(2);
   });
 });

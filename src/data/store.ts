@@ -103,3 +103,35 @@ export function subscribeQuote(symbol: string, listener: (state: QuoteState | nu
   listener(dataStore.get(quote));
   return dataStore.sub(quote, () => listener(dataStore.get(quote)));
 }
+
+/**
+ * subscribeQuote for several symbols (a formula's legs): calls back with every symbol's state at
+ * once, then once after each batch of ticks that moved any of them (a microtask after the batch,
+ * before the frame renders), not once per symbol of the batch. Returns the unsubscribe.
+ */
+export function subscribeQuotes(symbols: readonly string[], listener: (states: ReadonlyMap<string, QuoteState | null>) => void): () => void {
+  const states = new Map<string, QuoteState | null>();
+  let ready = false;
+  let queued = false;
+  let live = true;
+  const later = () => {
+    if (!ready || queued) return;
+    queued = true;
+    queueMicrotask(() => {
+      queued = false;
+      if (live) listener(states);
+    });
+  };
+  const stops = symbols.map((symbol) =>
+    subscribeQuote(symbol, (state) => {
+      states.set(symbol, state);
+      later();
+    }),
+  );
+  ready = true;
+  listener(states);
+  return () => {
+    live = false;
+    stops.forEach((stop) => stop());
+  };
+}

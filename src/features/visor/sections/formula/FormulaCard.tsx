@@ -3,7 +3,7 @@
 // it renders once and writes each new value into its text nodes; it holds its legs with its
 // element (the off-screen cadence while it is scrolled away).
 import { memo, useLayoutEffect, useRef } from 'react';
-import { subscribeQuote, useMarketStatus, type QuoteState } from '../../../../data/store';
+import { subscribeQuotes, useMarketStatus } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaProblem, formulaValue } from '../../../../lib/formulaValue';
 import { DEFAULT_DECIMALS, formatMarketTime, formatNumber, formatSigned } from '../../../../lib/numberFormat';
@@ -30,15 +30,13 @@ export const FormulaCard = memo(function FormulaCard({ formula }: { formula: Nam
       noteText.nodeValue = parsed.error;
       return;
     }
-    const states = new Map<string, QuoteState | null>();
     /** Where the change is measured from when the legs have no previous close: the first value seen. */
     let firstSeen: number | null = null;
-    let ready = false;
     // Each text, sign and state is written only when it changes: a formula's legs move every
     // frame, and an unchanged write still costs style and layout.
     const shown = { value: '', change: '', sign: '', stale: '', note: '' };
-    const update = () => {
-      if (!ready) return;
+    // Computed at once, then once per batch of ticks that moved any leg (subscribeQuotes).
+    const stop = subscribeQuotes(parsed.symbols, (states) => {
       const result = formulaValue(parsed, (symbol) => states.get(symbol)?.quote);
       const stale = !marketLive || parsed.symbols.some((symbol) => !states.get(symbol)?.live);
       if (result.value != null) firstSeen ??= result.value;
@@ -58,31 +56,10 @@ export const FormulaCard = memo(function FormulaCard({ formula }: { formula: Nam
       if (sign !== shown.sign) change.dataset.sign = shown.sign = sign;
       if (String(stale) !== shown.stale) card.dataset.stale = shown.stale = String(stale);
       if (note !== shown.note) noteText.nodeValue = shown.note = note;
-    };
-    // The legs of one batch of ticks arrive one after the other: the value is computed and
-    // written once, after the batch (a microtask, before the frame renders).
-    let soon = false;
-    let live = true;
-    const updateSoon = () => {
-      if (soon) return;
-      soon = true;
-      queueMicrotask(() => {
-        soon = false;
-        if (live) update();
-      });
-    };
-    const stops = parsed.symbols.map((symbol) =>
-      subscribeQuote(symbol, (state) => {
-        states.set(symbol, state);
-        updateSoon();
-      }),
-    );
+    });
     const releases = parsed.symbols.map((symbol) => holdSymbol(symbol, card));
-    ready = true;
-    update();
     return () => {
-      live = false;
-      stops.forEach((stop) => stop());
+      stop();
       releases.forEach((release) => release());
     };
   }, [formula.expression, marketLive]);

@@ -7,7 +7,7 @@
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { memo, useCallback, useLayoutEffect, useRef } from 'react';
-import { subscribeQuote, type QuoteState } from '../../../../data/store';
+import { subscribeQuote, subscribeQuotes } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaProblem, formulaQuote, formulaValue } from '../../../../lib/formulaValue';
 import { EMPTY_CELL } from '../../../../lib/quoteColumns';
@@ -45,45 +45,18 @@ function followSymbol(symbol: string, cells: LiveCells, marketLive: boolean): ()
   });
 }
 
-/** Subscribes a formula row: every leg's atom; each change computes the value again. */
+/** Subscribes a formula row: its legs' atoms; each batch that moves any of them computes the value again. */
 function followFormula(expression: string, cells: LiveCells, marketLive: boolean): () => void {
   const formula = compileFormula(expression);
   if (!formula.ok) {
     cells.show(null, false, formula.error);
     return () => {};
   }
-  const states = new Map<string, QuoteState | null>();
-  let ready = false;
-  const update = () => {
-    if (!ready) return;
+  return subscribeQuotes(formula.symbols, (states) => {
     const result = formulaValue(formula, (symbol) => states.get(symbol)?.quote);
     const stale = !marketLive || formula.symbols.some((symbol) => !states.get(symbol)?.live);
     cells.show(formulaQuote(result), stale, formulaProblem(result) ?? (stale ? staleNote(result.time) : ''));
-  };
-  // The legs of one batch of ticks arrive one after the other: the row is computed and written
-  // once, after the batch (a microtask, before the frame renders).
-  let soon = false;
-  let live = true;
-  const updateSoon = () => {
-    if (soon) return;
-    soon = true;
-    queueMicrotask(() => {
-      soon = false;
-      if (live) update();
-    });
-  };
-  const stops = formula.symbols.map((symbol) =>
-    subscribeQuote(symbol, (state) => {
-      states.set(symbol, state);
-      updateSoon();
-    }),
-  );
-  ready = true;
-  update();
-  return () => {
-    live = false;
-    stops.forEach((stop) => stop());
-  };
+  });
 }
 
 export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, marketLive, start, editable, dragOff, onRemove }: BoardRowProps) {
