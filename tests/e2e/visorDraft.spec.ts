@@ -2,7 +2,7 @@
 // autosave waits a second): every change is kept in Dexie at once as the visor's pending
 // draft, and the visor screen that opens next takes it (moved onto a newer server version by
 // the 412 rule when there is one) and saves it.
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { signIn } from './helpers';
 import { newUser, type Account } from './shellHelpers';
 import { expectSaved, login, section, seedVisor } from './visorHelpers';
@@ -18,18 +18,23 @@ async function serverTitles(request: APIRequestContext, account: Account, visorI
   return body.data.secciones.map((item) => item.title).sort();
 }
 
-test('a section renamed right before a reload is there after it, and saved', async ({ page, request }) => {
+/** A new account's visor (sections Uno and Dos), open in edit mode and saved; then `name` is renamed to `to` (Enter), with no wait. */
+async function openAndRename(page: Page, request: APIRequestContext, visor: string, name: string, to: string) {
   const account = await newUser(request, 'draft');
-  const visorId = await seedVisor(request, account, 'Recarga');
+  const visorId = await seedVisor(request, account, visor);
   await signIn(page, account);
   await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
   await page.goto(`/visor/${visorId}/edit`);
-  await expect(section(page, 'Uno')).toBeVisible();
+  await expect(section(page, name)).toBeVisible();
   await expectSaved(page);
-
-  const title = section(page, 'Uno').getByRole('textbox', { name: 'Título de la sección' });
-  await title.fill('Uno recargado');
+  const title = section(page, name).getByRole('textbox', { name: 'Título de la sección' });
+  await title.fill(to);
   await title.press('Enter');
+  return { account, visorId };
+}
+
+test('a section renamed right before a reload is there after it, and saved', async ({ page, request }) => {
+  const { account, visorId } = await openAndRename(page, request, 'Recarga', 'Uno', 'Uno recargado');
   // No wait for the autosave, nor for the new title to show: the reload comes at once.
   await page.reload();
 
@@ -40,17 +45,7 @@ test('a section renamed right before a reload is there after it, and saved', asy
 });
 
 test('a section renamed right before its page closes is there in the next page of the visor, and saved', async ({ page, context, request }) => {
-  const account = await newUser(request, 'draft');
-  const visorId = await seedVisor(request, account, 'Cierre');
-  await signIn(page, account);
-  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
-  await page.goto(`/visor/${visorId}/edit`);
-  await expect(section(page, 'Dos')).toBeVisible();
-  await expectSaved(page);
-
-  const title = section(page, 'Dos').getByRole('textbox', { name: 'Título de la sección' });
-  await title.fill('Dos cerrado');
-  await title.press('Enter');
+  const { account, visorId } = await openAndRename(page, request, 'Cierre', 'Dos', 'Dos cerrado');
   await page.close();
 
   const next = await context.newPage();
@@ -62,17 +57,7 @@ test('a section renamed right before its page closes is there in the next page o
 });
 
 test('a change left pending by a closed page is merged onto what the server got meanwhile, and saved', async ({ page, context, request }) => {
-  const account = await newUser(request, 'draft');
-  const visorId = await seedVisor(request, account, 'Mientras tanto');
-  await signIn(page, account);
-  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
-  await page.goto(`/visor/${visorId}/edit`);
-  await expect(section(page, 'Uno')).toBeVisible();
-  await expectSaved(page);
-
-  const title = section(page, 'Uno').getByRole('textbox', { name: 'Título de la sección' });
-  await title.fill('Uno de la página');
-  await title.press('Enter');
+  const { account, visorId } = await openAndRename(page, request, 'Mientras tanto', 'Uno', 'Uno de la página');
   await page.close();
 
   // Another device renames the other section meanwhile (read, change, write: whatever reached the server stays).
