@@ -260,4 +260,9 @@ test('a board narrower than its columns scrolls sideways under the pinned names 
     .toBe(true);
   const number = (await first.locator('.vs-row__num').first().boundingBox())!;
   expect(number.x).toBeLessThan(box.x + 150);
+  // The header's first and last cells are pinned too: no column title shows through left of Símbolo.
+  const head = section.locator('.vs-row--head');
+  for (const cell of [head.locator('.vs-row__handle'), head.locator('.vs-row__actions')]) {
+    expect(await cell.evaluate((element) => getComputedStyle(element).position)).toBe('sticky');
+  }
 });

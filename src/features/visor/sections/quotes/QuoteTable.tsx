@@ -175,7 +175,7 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
       <div role="table" className="vs-table" aria-label={label} aria-rowcount={rows.length + 1} data-live={marketLive} style={style}>
         <div role="rowgroup" className="vs-table__head">
           <div role="row" className="vs-row vs-row--head">
-            <span role="columnheader">
+            <span role="columnheader" className="vs-row__handle">
               <span className="visually-hidden">Mover</span>
             </span>
             <span role="columnheader" aria-sort={ariaSort('name')} className="vs-row__name">
@@ -191,7 +191,7 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
                 </button>
               </span>
             ))}
-            <span role="columnheader">
+            <span role="columnheader" className="vs-row__actions">
               <span className="visually-hidden">Acciones</span>
             </span>
           </div>
