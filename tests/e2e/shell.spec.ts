@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, DEMO, expectHome, signIn } from './helpers';
 import { htmlData, newUser, seedVisorInFolder } from './shellHelpers';
 
@@ -91,6 +91,16 @@ test('logout from the user dropdown goes to sign-in', async ({ page }) => {
   await expect(page).toHaveURL(/\/auth\/signin/);
 });
 
+/**
+ * Closes the toast saying `text`, as a person does before reaching the user menu under it (the
+ * spec puts toasts top right, over the header; a pointer resting on a toast pauses it).
+ */
+async function closeToast(page: Page, text: string) {
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: text });
+  await toast.getByRole('button', { name: /close/i }).click();
+  await expect(toast).toHaveCount(0);
+}
+
 test('profile: names are saved and the password changes, with the server errors shown', async ({ page, request }) => {
   test.slow(); // three password hashes on a shared 2-core machine
   const account = await newUser(request, 'perfil');
@@ -104,6 +114,7 @@ test('profile: names are saved and the password changes, with the server errors 
   await page.getByLabel('Apellido').fill('Gómez');
   await page.getByRole('button', { name: 'Guardar' }).click();
   await expect(page.getByText('Perfil actualizado')).toBeVisible();
+  await closeToast(page, 'Perfil actualizado');
   await page.getByRole('button', { name: account.username }).click();
   await expect(page.getByRole('menu').getByText('Lucía Gómez')).toBeVisible();
   await page.keyboard.press('Escape');
@@ -129,6 +140,7 @@ test('profile: names are saved and the password changes, with the server errors 
   await page.getByRole('button', { name: 'Cambiar contraseña' }).click();
   await expect(page.getByText('Contraseña cambiada')).toBeVisible();
   await expect(page.getByRole('alert')).toHaveCount(0);
+  await closeToast(page, 'Contraseña cambiada');
 
   // The new password signs in; the names were kept.
   await page.getByRole('button', { name: account.username }).click();
