@@ -66,6 +66,13 @@ const SOCKET_ROUTES = ROUTES.filter((route) => route.socket);
 /** 70% of the budget for the HTTP cases of every route, 20% for the sockets' frames, the rest for the server's start and checks. */
 const HTTP_BUDGET_MS = Math.max(200, (TOTAL_MS * 0.7) / HTTP_ROUTES.length);
 const SOCKET_BUDGET_MS = Math.max(500, (TOTAL_MS * 0.2) / SOCKET_ROUTES.length);
+/**
+ * The runs this file defines: every one, or the one FUZZ_ROUTE names (`METHOD path` for a route's
+ * HTTP cases, `frames <path>` for a socket's frames) to replay it; a name that matches no run is an error.
+ */
+const HTTP_ROUTES_RUN = HTTP_ROUTES.filter((route) => ONLY_ROUTE == null || routeKey(route) === ONLY_ROUTE);
+const SOCKET_ROUTES_RUN = SOCKET_ROUTES.filter((route) => ONLY_ROUTE == null || `frames ${route.path}` === ONLY_ROUTE);
+if (HTTP_ROUTES_RUN.length + SOCKET_ROUTES_RUN.length === 0) throw new Error(`FUZZ_ROUTE '${ONLY_ROUTE}' names no route of src/protocol/routes.ts`);
 const MIN_HTTP_RUNS = 12;
 const MIN_SOCKET_RUNS = 12;
 /** However slow the machine, a request has this long to be answered; longer is a hang. */
@@ -408,20 +415,13 @@ describe('fuzzing every route and both sockets on sqlite', () => {
     if (!REPLAY) console.log(`fuzz ${key}: ${runs} cases in ${Date.now() - started} ms`);
   }
 
-  /** FUZZ_ROUTE names one run: `METHOD path` for a route's HTTP cases, `frames <path>` for a socket's frames. */
-  const selected = (key: string) => ONLY_ROUTE == null || key === ONLY_ROUTE;
-
   describe('HTTP routes', () => {
-    for (const route of HTTP_ROUTES) {
-      it.runIf(selected(routeKey(route)))(
-        `${routeKey(route)}: no 5xx, every 4xx {status:'error', message}, the server alive`,
-        { timeout: 120_000 },
-        async () => {
-          await refreshFixtures();
-          await fuzz(routeKey(route), httpCase(route), (input) => runHttpCase(route, input), MIN_HTTP_RUNS, HTTP_BUDGET_MS);
-          await expectHealthy(routeKey(route));
-        },
-      );
+    for (const route of HTTP_ROUTES_RUN) {
+      it(`${routeKey(route)}: no 5xx, every 4xx {status:'error', message}, the server alive`, { timeout: 120_000 }, async () => {
+        await refreshFixtures();
+        await fuzz(routeKey(route), httpCase(route), (input) => runHttpCase(route, input), MIN_HTTP_RUNS, HTTP_BUDGET_MS);
+        await expectHealthy(routeKey(route));
+      });
     }
   });
 
@@ -647,23 +647,19 @@ describe('fuzzing every route and both sockets on sqlite', () => {
   }
 
   describe('sockets', () => {
-    for (const route of SOCKET_ROUTES) {
-      it.runIf(selected(`frames ${route.path}`))(
-        `frames ${route.path}: before and after auth end as documented, the server alive`,
-        { timeout: 120_000 },
-        async () => {
-          await refreshFixtures();
-          const frames = fc.array(frameArbitrary(route.path), { minLength: 1, maxLength: 7 });
-          // Half the cases authenticate first, so the frames after auth get their share.
-          const sequences = fc
-            .tuple(fc.boolean(), frames)
-            .map(([authFirst, rest]) => (authFirst ? [text({ action: 'auth', token: fx.user.token }), ...rest] : rest));
-          await fuzz(`frames ${route.path}`, sequences, (sequence) => runSocketCase(route.path, sequence), MIN_SOCKET_RUNS, SOCKET_BUDGET_MS);
-          await expectHealthy(route.path);
-          // A new socket still authenticates and answers.
-          await runSocketCase(route.path, [text({ action: 'auth', token: fx.user.token }), text({ action: 'ping' })]);
-        },
-      );
+    for (const route of SOCKET_ROUTES_RUN) {
+      it(`frames ${route.path}: before and after auth end as documented, the server alive`, { timeout: 120_000 }, async () => {
+        await refreshFixtures();
+        const frames = fc.array(frameArbitrary(route.path), { minLength: 1, maxLength: 7 });
+        // Half the cases authenticate first, so the frames after auth get their share.
+        const sequences = fc
+          .tuple(fc.boolean(), frames)
+          .map(([authFirst, rest]) => (authFirst ? [text({ action: 'auth', token: fx.user.token }), ...rest] : rest));
+        await fuzz(`frames ${route.path}`, sequences, (sequence) => runSocketCase(route.path, sequence), MIN_SOCKET_RUNS, SOCKET_BUDGET_MS);
+        await expectHealthy(route.path);
+        // A new socket still authenticates and answers.
+        await runSocketCase(route.path, [text({ action: 'auth', token: fx.user.token }), text({ action: 'ping' })]);
+      });
     }
   });
 });

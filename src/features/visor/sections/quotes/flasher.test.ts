@@ -10,7 +10,7 @@ function manualTime() {
     later: (run: () => void, ms: number) => void timers.push({ at: time + ms, run }),
     pending: () => timers.length,
     /** Moves the clock without running the timers due. */
-    skip(ms: number) {
+    jump(ms: number) {
       time += ms;
     },
     advance(ms: number) {
@@ -90,7 +90,7 @@ describe('createFlasher', () => {
     // The timer has not run (the clock is moved without it): the next flash puts a out.
     clock.advance(0);
     const timers = clock.pending();
-    clock.skip(FLASH_MS);
+    clock.jump(FLASH_MS);
     flasher.flash(b);
     expect(a.dataset.flash).toBeUndefined();
     expect(b.dataset.flash).toBe('');
