@@ -44,21 +44,10 @@ export const QUOTE_COLUMN_HEADERS: Record<QuoteColumn, string> = {
 
 /** Columns whose text is a price (the instrument's decimals). */
 const PRICE_COLUMNS = new Set<QuoteColumn>(['bid', 'ask', 'last', 'change', 'open', 'high', 'low', 'close', 'settlement']);
+/** Columns that do not flash: the previous session's close and settlement, dates and times. */
+const STEADY_COLUMNS = new Set<QuoteColumn>(['close', 'settlement', 'expiration', 'days_to_expiry', 'time']);
 /** Columns whose cell flashes when it changes: numbers a trader watches, not dates. */
-export const FLASHING_COLUMNS = new Set<QuoteColumn>([
-  'bid_size',
-  'bid',
-  'ask',
-  'ask_size',
-  'last',
-  'change',
-  'change_pct',
-  'open',
-  'high',
-  'low',
-  'volume',
-  'open_interest',
-]);
+export const FLASHING_COLUMNS = new Set<QuoteColumn>(QUOTE_COLUMNS.filter((column) => !STEADY_COLUMNS.has(column)));
 
 /** What a trader watches first for each kind of instrument; formulas show their value and its change. */
 const DEFAULTS: Record<InstrumentKind | 'formula', QuoteColumn[]> = {
