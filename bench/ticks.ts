@@ -20,7 +20,7 @@ import { quoteCells } from '../src/features/quoteBoard/quoteCells.js';
 import { BENCH_TOKEN, BENCH_USER, startFeedServer, type FeedServer } from './ticks/feedServer.js';
 import type { PageSamples } from './ticks/instrument.js';
 import { naiveFiles } from './ticks/naiveHtml.js';
-import { benchContext, fmt, launchChromium, metrics, openTabs, paintLatencies, percentile, processCpu } from './ticks/tabs.js';
+import { benchContext, fmt, launchChromium, metrics, openTabs, paintLatencies, percentile, printRunTotals, processCpu } from './ticks/tabs.js';
 import { profileSharedWorker, type WorkerProfile } from './ticks/workerCpu.js';
 
 const { values } = parseArgs({
@@ -166,13 +166,7 @@ function report(label: string, feed: FeedServer, result: Awaited<ReturnType<type
         ` · final state ${tab.finalWrong.length === 0 ? `right for all ${SYMBOLS.length}` : `WRONG for ${tab.finalWrong.length}: ${tab.finalWrong.slice(0, 5).join(', ')}`}`,
     );
   });
-  if (result.worker)
-    console.log(
-      `  data worker: CPU ${fmt(result.worker.busyMs / 1000, 2)} s busy of ${fmt(result.worker.wallMs / 1000, 1)} s (${fmt((100 * result.worker.busyMs) / result.worker.wallMs, 0)} %, V8 sampling profiler)`,
-    );
-  if (result.worker && process.env.BENCH_PROFILE) for (const [name, ms] of result.worker.top) console.log(`    ${fmt(ms, 0)} ms  ${name}`);
-  console.log(`  ${result.cpuLine}`);
-  console.log(`  main thread, all tabs (load and drain): ${fmt(busy, 2)} s`);
+  printRunTotals(result, busy);
   return busy;
 }
 

@@ -30,7 +30,7 @@ import type { Section } from '../src/protocol/workspace.js';
 import { startFeedServer, type FeedServer } from './ticks/feedServer.js';
 import type { PageSamples } from './ticks/instrument.js';
 import { naiveFiles } from './ticks/naiveHtml.js';
-import { benchContext, fmt, launchChromium, metrics, openTabs, paintLatencies, percentile, processCpu } from './ticks/tabs.js';
+import { benchContext, fmt, launchChromium, metrics, openTabs, paintLatencies, percentile, printRunTotals, processCpu } from './ticks/tabs.js';
 import { profileSharedWorker, type WorkerProfile } from './ticks/workerCpu.js';
 
 const { values } = parseArgs({
@@ -398,13 +398,7 @@ function report(feed: FeedServer, result: RunResult): number {
         ` · final state of all ${SYMBOL_COUNT} ${wrong.length === 0 ? 'right' : `WRONG for ${wrong.length}: ${wrong.slice(0, 4).join(', ')}`}`,
     );
   });
-  if (result.worker)
-    console.log(
-      `  data worker: CPU ${fmt(result.worker.busyMs / 1000, 2)} s busy of ${fmt(result.worker.wallMs / 1000, 1)} s (${fmt((100 * result.worker.busyMs) / result.worker.wallMs, 0)} %)`,
-    );
-  if (result.worker && process.env.BENCH_PROFILE) for (const [name, ms] of result.worker.top) console.log(`    ${fmt(ms, 0)} ms  ${name}`);
-  console.log(`  ${result.cpuLine}`);
-  console.log(`  main thread, all tabs (load and drain): ${fmt(busy, 2)} s`);
+  printRunTotals(result, busy);
   return busy;
 }
 

@@ -3,6 +3,7 @@
 // the figures' arithmetic.
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from '@playwright/test';
 import { instrumentPage, type PageSamples } from './instrument.js';
+import type { WorkerProfile } from './workerCpu.js';
 
 export const percentile = (values: number[], p: number) => {
   if (values.length === 0) return Number.NaN;
@@ -97,4 +98,17 @@ export async function processCpu(browser: Browser): Promise<{ read(): Promise<Ma
     },
     close: () => cdp.detach(),
   };
+}
+
+/** The lines after a run's tabs: the data worker's CPU (and its hottest functions with BENCH_PROFILE), CPU by process, all tabs' main thread. */
+export function printRunTotals(result: { worker: WorkerProfile | null; cpuLine: string }, busySeconds: number): void {
+  const { worker } = result;
+  if (worker) {
+    console.log(
+      `  data worker: CPU ${fmt(worker.busyMs / 1000, 2)} s busy of ${fmt(worker.wallMs / 1000, 1)} s (${fmt((100 * worker.busyMs) / worker.wallMs, 0)} %, V8 sampling profiler)`,
+    );
+    if (process.env.BENCH_PROFILE) for (const [name, ms] of worker.top) console.log(`    ${fmt(ms, 0)} ms  ${name}`);
+  }
+  console.log(`  ${result.cpuLine}`);
+  console.log(`  main thread, all tabs (load and drain): ${fmt(busySeconds, 2)} s`);
 }
