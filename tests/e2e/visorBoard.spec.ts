@@ -5,7 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
-import { expectSaved, section } from './visorHelpers';
+import { expectSaved, moveRowDownByKeyboard, section } from './visorHelpers';
 import { create, row, workspaceTree } from './workspaceHelpers';
 
 let server: OwnServer;
@@ -70,14 +70,7 @@ test('a new visor gets a quote board with three symbols and a formula, live, reo
   await expect(last).not.toHaveText(seen, { timeout: 20_000 });
 
   // Reorder by keyboard: the first row goes down one place.
-  const said = (text: string | RegExp) => expect(page.locator('[id^="DndLiveRegion"]', { hasText: text })).toBeAttached();
-  await board.getByRole('button', { name: 'Mover AL30 24hs' }).focus();
-  await page.keyboard.press('Space');
-  await said(/AL30 24hs.* la posición 1 de 4\./);
-  await page.keyboard.press('ArrowDown');
-  await said('AL30 24hs sobre la posición 2 de 4.');
-  await page.keyboard.press('Space');
-  await said('AL30 24hs quedó en la posición 2 de 4.');
+  await moveRowDownByKeyboard(page, board, 'AL30 24hs', 4);
   const reordered = ['MERV - XMEV - GGAL - 24hs', 'MERV - XMEV - AL30 - 24hs', 'DLR/DIC26', 'ƒ MEP'];
   await expect.poll(() => order(page)).toEqual(reordered);
   await expectSaved(page);

@@ -52,3 +52,20 @@ export async function seedVisor(request: APIRequestContext, account: Account, ti
   }
   return visorId;
 }
+
+/**
+ * Moves the board's row `label` down one place by keyboard (Space, ArrowDown, Space), each key
+ * after dnd-kit's announcement of the last one (a key before the lift has measured the rows is
+ * lost); `count` rows in all, as the announcements say.
+ */
+export async function moveRowDownByKeyboard(page: Page, board: Locator, label: string, count: number): Promise<void> {
+  const said = (text: string | RegExp) => expect(page.locator('[id^="DndLiveRegion"]', { hasText: text })).toBeAttached();
+  await board.getByRole('button', { name: `Mover ${label}` }).focus();
+  await page.keyboard.press('Space');
+  const escaped = label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  await said(new RegExp(`${escaped}.* la posición 1 de ${count}\\.`));
+  await page.keyboard.press('ArrowDown');
+  await said(`${label} sobre la posición 2 de ${count}.`);
+  await page.keyboard.press('Space');
+  await said(`${label} quedó en la posición 2 de ${count}.`);
+}

@@ -6,6 +6,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
+import { moveRowDownByKeyboard } from './visorHelpers';
 
 let server: OwnServer;
 
@@ -79,15 +80,7 @@ test('a quote board: symbols found as typed, a formula, live numbers, reorder, r
 
   // Reorder by keyboard: the first row moves down one place.
   expect(await rowNames(page)).toEqual(['AL30 24hs', 'GGAL 24hs', 'ƒ MEP']);
-  // Each key waits for dnd-kit's announcement of the last one (a key before the lift has measured the rows is lost).
-  const said = (text: string | RegExp) => expect(page.locator('[id^="DndLiveRegion"]', { hasText: text })).toBeAttached();
-  await section.getByRole('button', { name: 'Mover AL30 24hs' }).focus();
-  await page.keyboard.press('Space');
-  await said(/AL30 24hs.* la posición 1 de 3\./);
-  await page.keyboard.press('ArrowDown');
-  await said('AL30 24hs sobre la posición 2 de 3.');
-  await page.keyboard.press('Space');
-  await said('AL30 24hs quedó en la posición 2 de 3.');
+  await moveRowDownByKeyboard(page, section, 'AL30 24hs', 3);
   await expect.poll(() => rowNames(page)).toEqual(['GGAL 24hs', 'AL30 24hs', 'ƒ MEP']);
 
   // And by the pointer: the formula row dragged by its handle to the top.
