@@ -63,18 +63,21 @@ function useSideScroll(ref: RefObject<HTMLElement | null>): SideScroll {
   useLayoutEffect(() => {
     const element = ref.current;
     if (!element) return;
-    const check = () => {
-      const overflow = element.scrollWidth > element.clientWidth + 1;
-      const scrolled = element.scrollLeft > 0;
-      setState((last) => (last.overflow === overflow && last.scrolled === scrolled ? last : { overflow, scrolled }));
-    };
-    check();
-    element.addEventListener('scroll', check, { passive: true });
-    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(check) : null;
+    const set = (next: Partial<SideScroll>) =>
+      setState((last) =>
+        (next.overflow ?? last.overflow) === last.overflow && (next.scrolled ?? last.scrolled) === last.scrolled ? last : { ...last, ...next },
+      );
+    // A scroll (vertical ones too, every frame of them) reads scrollLeft only; the widths are
+    // read when the element or its content resizes.
+    const onScroll = () => set({ scrolled: element.scrollLeft > 0 });
+    const onResize = () => set({ overflow: element.scrollWidth > element.clientWidth + 1, scrolled: element.scrollLeft > 0 });
+    onResize();
+    element.addEventListener('scroll', onScroll, { passive: true });
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(onResize) : null;
     observer?.observe(element);
     if (element.firstElementChild) observer?.observe(element.firstElementChild);
     return () => {
-      element.removeEventListener('scroll', check);
+      element.removeEventListener('scroll', onScroll);
       observer?.disconnect();
     };
   }, [ref]);
