@@ -36,6 +36,7 @@ function applyTheme(chart: IYieldCurveChartApi, series: CurveSeries, element: El
   chart.applyOptions({
     layout: { background: { type: ColorType.Solid, color: colors.surface }, textColor: colors.text },
     grid: { vertLines: { color: colors.border }, horzLines: { color: colors.border } },
+    leftPriceScale: { borderColor: colors.border },
     rightPriceScale: { borderColor: colors.border },
     timeScale: { borderColor: colors.border },
   });
@@ -61,7 +62,7 @@ export function CurveChart({ points, rateLabel, today }: CurveChartProps) {
     const container = containerRef.current!;
     const dateOf = (days: number) => {
       const date = new Date(labelsRef.current.today.getTime() + Math.round(days) * 86_400_000);
-      return `${String(date.getUTCDate()).padStart(2, '0')}/${String(date.getUTCMonth() + 1).padStart(2, '0')}`;
+      return `${String(date.getUTCDate()).padStart(2, '0')}/${String(date.getUTCMonth() + 1).padStart(2, '0')}/${String(date.getUTCFullYear() % 100).padStart(2, '0')}`;
     };
     const chart = createYieldCurveChart(container, {
       autoSize: true,
@@ -69,12 +70,15 @@ export function CurveChart({ points, rateLabel, today }: CurveChartProps) {
         baseResolution: 1,
         minimumTimeRange: 31,
         startTimeRange: 0,
-        formatTime: (days: number) => {
+      },
+      localization: {
+        priceFormatter: (value: number) => `${formatNumber(value, 2)} %`,
+        // The axis and the crosshair: the month that expires that day, or the date (today + days).
+        timeFormatter: (days: number) => {
           const month = labelsRef.current.months.get(Math.round(days));
-          return month ? `${month} · ${dateOf(days)}` : dateOf(days);
+          return month ?? dateOf(days);
         },
       },
-      localization: { priceFormatter: (value: number) => `${formatNumber(value, 2)} %` },
       handleScroll: false,
       handleScale: false,
       crosshair: { vertLine: { style: LineStyle.Dotted }, horzLine: { style: LineStyle.Dotted } },
