@@ -9,28 +9,15 @@ import { spotCandidates } from '../../../../lib/futuresCurve';
 import { YEAR_BASE } from '../../../../lib/impliedRates';
 import { DEFAULT_DECIMALS, formatNumber } from '../../../../lib/numberFormat';
 import { EMPTY_CELL } from '../../../../lib/quoteColumns';
-import { CURVE_RATES, type CurveConfig } from '../../../../protocol/workspace';
-import type { ConfigOf, SectionViewProps } from '../types';
+import type { SectionViewProps } from '../types';
 import { CurveChart, type CurvePoint } from './CurveChart';
 import { CurveSettings } from './CurveSettings';
+import { readCurveConfig } from './curveConfig';
 import { CurveTable } from './CurveTable';
 import { useCurveCatalogue, useCurveSnapshot } from './useCurve';
 import '../formula/formula.css';
 import '../quotes/quotes.css';
 import './curve.css';
-
-export const DEFAULT_CURVE: CurveConfig = { product: 'DLR', spot: 'DLR/SPOT', dayCount: 'calendar', rate: 'tna' };
-
-/** The config as stored, with the defaults of fields it may lack (stored before them). */
-export function readCurveConfig(config: ConfigOf<'curve'> | undefined): CurveConfig {
-  const product = typeof config?.product === 'string' && config.product.trim() ? config.product : DEFAULT_CURVE.product;
-  return {
-    product,
-    spot: typeof config?.spot === 'string' ? config.spot : DEFAULT_CURVE.spot,
-    dayCount: config?.dayCount === 'weekdays' ? 'weekdays' : 'calendar',
-    rate: CURVE_RATES.includes(config?.rate as never) ? config!.rate : 'tna',
-  };
-}
 
 export function CurveView({ section, editable, onConfigChange, settingsOpen, onSettingsClose, disabledReason }: SectionViewProps<'curve'>) {
   const config = readCurveConfig(section.config);

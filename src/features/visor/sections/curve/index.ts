@@ -1,6 +1,7 @@
 // The futures curve section type (`Curva`, issue 19): one entry of the visor's registry.
 import type { SectionModule } from '../types';
-import { CurveView, DEFAULT_CURVE } from './CurveView';
+import { DEFAULT_CURVE } from './curveConfig';
+import { CurveView } from './CurveView';
 
 export const curveSection: SectionModule<'curve'> = {
   type: 'curve',
