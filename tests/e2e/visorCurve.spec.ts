@@ -144,7 +144,11 @@ test('a curve of the DLR months: TNA and TEA from the row itself, weekdays, live
   await expect(frame.getByRole('img', { name: 'Gráfico de la TEA por vencimiento' })).toBeVisible();
 });
 
-test('a bad spot reference is refused with a message; a visitor of the public visor sees the curve without settings', async ({ page, request, browser }) => {
+test('a bad spot reference is refused with a message, another product has its own months and spot; a visitor of the public visor sees the curve without settings', async ({
+  page,
+  request,
+  browser,
+}) => {
   const { visorId, headers } = await openNewVisor(page, request, 'Curva pública');
   await page.getByRole('button', { name: 'Agregar sección' }).click();
   await page.getByRole('menuitem', { name: 'Curva' }).click();
@@ -161,6 +165,14 @@ test('a bad spot reference is refused with a message; a visitor of the public vi
   await expect(firstRow.locator('[data-field="tna"]')).toHaveText('—');
   await expect(firstRow.locator('[data-field="forward"]')).toHaveText(/^-?\d+,\d{2} %$/);
   await frame.getByLabel('Referencia spot').selectOption('DLR/SPOT');
+  await expect(firstRow.locator('[data-field="tna"]')).toHaveText(/^-?\d+,\d{2} %$/);
+  await expectSaved(page);
+
+  // Another product the catalogue lists with several months: its months, against its own spot (the index).
+  await frame.getByLabel('Producto').selectOption('RFX20');
+  await expect(frame.getByLabel('Referencia spot')).toHaveValue('I.RFX20');
+  await expect(frame.getByRole('table', { name: 'Curva: contratos de RFX20' }).getByRole('rowheader').first()).toHaveText(/^RFX20\/[A-Z]{3}\d{2}$/);
+  await expect(frame.getByRole('table', { name: 'Curva: contratos de RFX20' }).getByRole('rowheader').filter({ hasText: /^DLR/ })).toHaveCount(0);
   await expect(firstRow.locator('[data-field="tna"]')).toHaveText(/^-?\d+,\d{2} %$/);
   await expectSaved(page);
 
