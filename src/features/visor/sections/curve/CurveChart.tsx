@@ -79,6 +79,8 @@ export function CurveChart({ points, rateLabel, today }: CurveChartProps) {
           return month ?? dateOf(days);
         },
       },
+      // Room after the last month, so its point and label are not cut at the edge (in days).
+      timeScale: { rightOffset: 12 },
       handleScroll: false,
       handleScale: false,
       crosshair: { vertLine: { style: LineStyle.Dotted }, horzLine: { style: LineStyle.Dotted } },
