@@ -189,3 +189,30 @@ test('a bad spot reference is refused with a message, another product has its ow
   await expect(seen.getByRole('group', { name: 'Configuración de la curva' })).toHaveCount(0);
   await visitorContext.close();
 });
+
+test("an expired month drops out at the market's midnight, without a reload", async ({ page, request }) => {
+  // The page's clock only (timers keep running): the first DLR month's expiry day, at noon in Buenos Aires.
+  const { months, visorId } = await openNewVisor(page, request, 'Curva que rueda');
+  const first = months[0]!.maturityDate!;
+  const [year, month, day] = [Number(first.slice(0, 4)), Number(first.slice(4, 6)) - 1, Number(first.slice(6, 8))];
+  await page.clock.setFixedTime(new Date(Date.UTC(year, month, day, 15)));
+  await page.goto(`/visor/${visorId}/edit`);
+  await page.getByRole('button', { name: 'Agregar sección' }).click();
+  await page.getByRole('menuitem', { name: 'Curva' }).click();
+  const table = section(page, 'Curva').getByRole('table', { name: 'Curva: contratos de DLR' });
+
+  // It still trades on its expiry day: no days left, so no rate rather than a division by zero.
+  const expiring = table.locator(`tr[data-symbol="${months[0]!.instrumentId.symbol}"]`);
+  await expect(expiring.locator('[data-field="days"]')).toHaveText('0');
+  await expect(expiring.locator('[data-field="price"]')).toHaveText(/^\d[\d.]*,\d+/);
+  await expect(expiring.locator('[data-field="tna"]')).toHaveText('—');
+  await expect(expiring.locator('[data-field="tea"]')).toHaveText('—');
+  await expect(table.locator('tbody tr')).toHaveCount(months.length);
+  await expect(table).not.toContainText(/NaN|Infinity/);
+
+  // Past midnight in Buenos Aires (03:00 UTC): gone, the next month first, without a reload.
+  await page.clock.setFixedTime(new Date(Date.UTC(year, month, day + 1, 3, 0, 5)));
+  await expect(expiring).toHaveCount(0, { timeout: 20_000 });
+  await expect(table.locator('tbody tr')).toHaveCount(months.length - 1);
+  await expect(table.getByRole('rowheader').first()).toHaveText(months[1]!.instrumentId.symbol);
+});

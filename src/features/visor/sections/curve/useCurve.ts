@@ -15,9 +15,10 @@ import type { PrimaryInstrument } from '../../../../protocol/market';
 import { curveSnapshot, type CurveSnapshot } from './curveRows';
 
 const CATALOGUE_REFRESH_MS = 60 * 60 * 1000;
-const DAY_CHECK_MS = 60 * 1000;
+// Reading the clock costs nothing, and the same day again changes no state (no render).
+const DAY_CHECK_MS = 10 * 1000;
 
-/** Today's date where the market is, as YYYYMMDD; changes at its midnight (checked every minute). */
+/** Today's date where the market is, as YYYYMMDD; changes at its midnight (checked every 10 s). */
 function useMarketDay(): string {
   const [day, setDay] = useState(() => yyyymmdd(marketToday(Date.now())));
   useEffect(() => {
