@@ -210,3 +210,31 @@ describe('the quote board config (issue 18)', () => {
     ]);
   });
 });
+
+describe('the futures curve config (issue 19)', () => {
+  const curve = (config: unknown) => Section.safeParse({ id: 'c1', type: 'curve', title: 'Curva', layout: { x: 0, y: 0, w: 8, h: 8 }, config });
+
+  it('reads a config stored before the chart rate and the optional spot as it was, day count filled', () => {
+    const stored = curve({ product: 'DLR', spot: 'DLR/SPOT' });
+    expect(stored.success && stored.data.config).toEqual({ product: 'DLR', spot: 'DLR/SPOT', dayCount: 'calendar' });
+    const weekdays = curve({ product: 'DLR', spot: 'USDARS', dayCount: 'weekdays' });
+    expect(weekdays.success && weekdays.data.config).toEqual({ product: 'DLR', spot: 'USDARS', dayCount: 'weekdays' });
+  });
+
+  it('keeps the chart rate and takes an empty spot as none', () => {
+    const config = { product: 'WTI', spot: '', dayCount: 'calendar', rate: 'tea' };
+    const parsed = curve(config);
+    expect(parsed.success && parsed.data.config).toEqual(config);
+  });
+
+  it.each([
+    ['an unknown rate', { product: 'DLR', spot: 'DLR/SPOT', rate: 'tir' }, 'rate'],
+    ['an empty product', { product: ' ', spot: 'DLR/SPOT' }, 'El producto no puede estar vacío'],
+    ['a spot too long', { product: 'DLR', spot: 'X'.repeat(101) }, 'La referencia spot no puede superar 100 caracteres'],
+    ['an unknown key', { product: 'DLR', spot: 'DLR/SPOT', colour: 'red' }, 'colour'],
+  ])('refuses %s', (_case, config, message) => {
+    const parsed = curve(config);
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error?.issues)).toContain(message);
+  });
+});

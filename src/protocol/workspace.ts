@@ -209,14 +209,22 @@ export const ChartConfig = z.strictObject({
   range: z.enum(CHART_RANGES),
 });
 
+export const CURVE_RATES = ['tna', 'tea'] as const;
+
 export const CurveConfig = z.strictObject({
   /** Futures product, e.g. `DLR`. */
   product: text('El producto', 50, true).min(1, 'El producto no puede estar vacío'),
-  /** Spot reference symbol the implied rates are computed against. */
-  spot: Symbol,
+  /**
+   * Spot reference symbol the implied rates are computed against (`DLR/SPOT`, the A3500);
+   * empty: none (a product the catalogue lists no spot for), so only the forward rates show.
+   */
+  spot: text('La referencia spot', 100, true),
   /** Day count: calendar days, or weekdays (spec section 9). */
   dayCount: z.enum(['calendar', 'weekdays']).default('calendar'),
+  /** The rate the chart draws (issue 19); absent in configs stored before it: TNA. */
+  rate: z.enum(CURVE_RATES).optional(),
 });
+export type CurveConfig = z.infer<typeof CurveConfig>;
 
 export const NamedFormula = z.strictObject({ name: FormulaName, expression: Expression });
 export type NamedFormula = z.infer<typeof NamedFormula>;

@@ -2,6 +2,7 @@
 // The grid and the frame know only this map; a type without an entry (chart, curve,
 // positions until the next issue) is drawn as a frame that says it is not available yet.
 import type { SectionType } from '../../../protocol/workspace';
+import { curveSection } from './curve';
 import { formulaSection } from './formula';
 import { quotesSection } from './quotes';
 import type { SectionModule } from './types';
@@ -11,6 +12,7 @@ export type SectionRegistry = { [T in SectionType]?: SectionModule<T> };
 export const sectionRegistry: SectionRegistry = {
   quotes: quotesSection,
   formula: formulaSection,
+  curve: curveSection,
 };
 
 /** The types `Agregar sección` offers, in the registry's order. */

@@ -1,0 +1,96 @@
+// The live data of a curve: the catalogue (read again every hour and on each new day, so the
+// months roll without a reload), today's date where the market is, the product's months, and
+// their quotes and the spot's, held through the data worker while the section shows and
+// recomputed once per batch of ticks (the paint pacer applies at most one batch a frame).
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { marketKeys } from '../../../../data/queries/keys';
+import { marketQueries } from '../../../../data/queries/market';
+import { subscribeQuotes, useMarketStatus, type QuoteState } from '../../../../data/store';
+import { holdSymbol } from '../../../../data/worker';
+import { parseYyyymmdd, yyyymmdd } from '../../../../lib/calendar';
+import { curveContracts, curveProducts, marketToday, spotCandidates, type CurveContract } from '../../../../lib/futuresCurve';
+import type { DayCount } from '../../../../lib/impliedRates';
+import type { PrimaryInstrument } from '../../../../protocol/market';
+import { curveSnapshot, type CurveSnapshot } from './curveRows';
+
+const CATALOGUE_REFRESH_MS = 60 * 60 * 1000;
+// Reading the clock costs nothing, and the same day again changes no state (no render).
+const DAY_CHECK_MS = 10 * 1000;
+
+/** Today's date where the market is, as YYYYMMDD; changes at its midnight (checked every 10 s). */
+function useMarketDay(): string {
+  const [day, setDay] = useState(() => yyyymmdd(marketToday(Date.now())));
+  useEffect(() => {
+    const timer = setInterval(() => setDay(yyyymmdd(marketToday(Date.now()))), DAY_CHECK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  return day;
+}
+
+export interface CurveCatalogue {
+  instruments: readonly PrimaryInstrument[] | undefined;
+  loading: boolean;
+  failed: boolean;
+  today: Date;
+  /** Products with two months or more. */
+  products: string[];
+  contracts: CurveContract[];
+  spotCandidates: string[];
+  /** Each symbol's catalogue entry. */
+  bySymbol: ReadonlyMap<string, PrimaryInstrument>;
+}
+
+export function useCurveCatalogue(product: string): CurveCatalogue {
+  const queryClient = useQueryClient();
+  const { data, isPending, isError } = useQuery({ ...marketQueries.instruments(), refetchInterval: CATALOGUE_REFRESH_MS });
+  const day = useMarketDay();
+  const [firstDay] = useState(day);
+  // A new day: contracts expired and the server listed new months; read its catalogue again.
+  useEffect(() => {
+    if (day !== firstDay) void queryClient.invalidateQueries({ queryKey: marketKeys.instruments() });
+  }, [day, firstDay, queryClient]);
+
+  return useMemo(() => {
+    const today = parseYyyymmdd(day)!;
+    const instruments = data ?? [];
+    return {
+      instruments: data,
+      loading: isPending,
+      failed: isError && data == null,
+      today,
+      products: curveProducts(instruments, today),
+      contracts: curveContracts(instruments, product, today),
+      spotCandidates: spotCandidates(instruments, product),
+      bySymbol: new Map(instruments.map((instrument) => [instrument.instrumentId.symbol, instrument])),
+    };
+  }, [data, isPending, isError, day, product]);
+}
+
+/** The curve now, recomputed after every batch of ticks that moved one of its symbols. */
+export function useCurveSnapshot(contracts: readonly CurveContract[], spot: string, today: Date, dayCount: DayCount): CurveSnapshot & { marketLive: boolean } {
+  const marketLive = useMarketStatus().state === 'open';
+  const symbolsKey = useMemo(() => [...contracts.map((contract) => contract.symbol), ...(spot ? [spot] : [])].join('\n'), [contracts, spot]);
+  const [states, setStates] = useState<{ key: string; quotes: ReadonlyMap<string, QuoteState | null> }>({ key: '', quotes: new Map() });
+
+  useEffect(() => {
+    if (!symbolsKey) return;
+    const symbols = symbolsKey.split('\n');
+    // Held as on screen: the chart draws every month whatever the table scrolls.
+    const releases = symbols.map((symbol) => holdSymbol(symbol));
+    const stop = subscribeQuotes(symbols, (quotes) => setStates({ key: symbolsKey, quotes: new Map(quotes) }));
+    return () => {
+      stop();
+      releases.forEach((release) => release());
+    };
+  }, [symbolsKey]);
+
+  return useMemo(() => {
+    const quotes = states.key === symbolsKey ? states.quotes : new Map<string, QuoteState | null>();
+    const quoteOf = (symbol: string) => {
+      const state = quotes.get(symbol);
+      return state ? { md: state.quote.md, live: state.live && marketLive } : null;
+    };
+    return { ...curveSnapshot(contracts, spot, quoteOf, today, dayCount), marketLive };
+  }, [states, symbolsKey, contracts, spot, today, dayCount, marketLive]);
+}
