@@ -13,12 +13,11 @@ import { EventLogEntries } from '../../../quoteBoard/EventLog';
 import type { SectionViewProps } from '../types';
 import { AccountPicker, BrokerSettings, brokerLabel, PasswordForm, type BrokerChoice } from './BrokerForms';
 import { FillsList } from './FillsList';
+import { PRIVATE_POSITIONS } from './positionsMessages';
 import { positionsConfigOf, readPositionsConfig, type PositionsSettings } from './positionsConfig';
 import { PositionsTable } from './PositionsTable';
 import { useBrokerAccount } from './useBrokerAccount';
 import './positions.css';
-
-export const PRIVATE_POSITIONS = 'Las posiciones son privadas: solo las ve el dueño del visor.';
 
 /** The spec's connection states, as the section says them. */
 const STATE_TEXT: Record<PositionsStatus['state'], string> = {
