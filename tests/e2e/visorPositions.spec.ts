@@ -5,24 +5,33 @@
 // count, GET /admin/positions). A visitor of the public visor is asked for no broker login
 // and connects nothing; the owner sees it live in public mode.
 //
+// A Primary API broker (the local fake of tests/fakes) asks for its password, which is sent
+// once and stored nowhere; a reload reuses the session; after a server restart (the session
+// is gone) the section asks for the password again.
+//
 // A server of the spec's own, whose paper broker fills an order about every second
-// (PAPER_FILL_SECONDS=1; 20 s by default).
+// (PAPER_FILL_SECONDS=1; 20 s by default), and that allows the fake Primary API (BROKER_URLS).
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { PRIVATE_POSITIONS } from '../../src/features/visor/sections/positions/positionsMessages';
+import { SESSION_ENDED } from '../../src/features/visor/sections/positions/positionsMessages';
+import { startFakePrimary, type FakePrimaryServer } from '../fakes/primaryServer';
 import { ADMIN, signIn } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
 import { expectSaved, section } from './visorHelpers';
 
 let server: OwnServer;
+let exchange: FakePrimaryServer;
 
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
 test.beforeAll(async () => {
-  server = await startOwnServer({ PAPER_FILL_SECONDS: '1' });
+  exchange = await startFakePrimary();
+  server = await startOwnServer({ PAPER_FILL_SECONDS: '1', BROKER_URLS: new URL(exchange.baseUrl).origin });
 });
 
 test.afterAll(async () => {
   await server?.stop();
+  await exchange?.close();
 });
 
 interface Account {
@@ -220,4 +229,87 @@ test('a visitor of the public visor is asked for no broker login; the owner sees
   await expect(positionsTable(ownerPage, 'Cartera', account).locator('tbody tr').first()).toBeVisible();
   await expect(section(ownerPage, 'Cartera').getByRole('status').filter({ hasText: 'Conexión de posiciones' })).toHaveAttribute('data-state', 'open');
   await ownerContext.close();
+});
+
+// Last: it restarts the server.
+test('a Primary API broker: the password is sent once and kept nowhere, a reload reuses the session, a restarted server asks again', async ({
+  page,
+  request,
+}) => {
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  const owner = await newUser(request, 'pri');
+  const visorId = await seedVisor(request, owner, [positionsSection('p1', 'Real', 0, '')]);
+  const { username, password } = exchange.credentials;
+  await signInHere(page, owner);
+  await page.goto(`${server.url}/visor/${visorId}/edit`);
+  const frame = section(page, 'Real');
+  await frame.getByRole('button', { name: 'Configurar sección' }).click();
+  const settings = frame.getByRole('group', { name: 'Configuración de posiciones' });
+  await settings.getByRole('radio', { name: 'Primary API' }).check();
+  await settings.getByLabel('Dirección').fill(exchange.baseUrl);
+  await settings.getByLabel('Usuario').fill(username);
+  await settings.getByLabel('Contraseña').fill('equivocada');
+  await settings.getByRole('button', { name: 'Conectar' }).click();
+  await expect(settings.getByRole('alert')).toHaveText('El broker no aceptó el usuario o la contraseña');
+  await expect(settings.getByLabel('Contraseña')).toHaveValue('');
+  await settings.getByLabel('Contraseña').fill(password);
+  await settings.getByRole('button', { name: 'Conectar' }).click();
+  // Its one account is taken; the positions come from the broker.
+  await expect(settings.getByLabel('Cuenta')).toHaveValue('REM2747');
+  await settings.getByRole('button', { name: 'Cerrar' }).click();
+  await expectSaved(page);
+  const table = positionsTable(page, 'Real', 'REM2747');
+  await expect(table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: 'DLR/DIC26' }) })).toBeVisible();
+
+  // The config keeps the broker and user, never the password; nor does the browser's storage.
+  const { token } = await login(request, owner);
+  const visor = (await (await request.get(`${server.url}/api/visores/${visorId}/get`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
+    data: { secciones: { config: unknown }[] };
+  };
+  expect(visor.data.secciones[0]!.config).toEqual({ account: 'REM2747', brokerUrl: exchange.baseUrl, username });
+  const storage = await page.evaluate(async () => {
+    const local = JSON.stringify({ ...localStorage });
+    const databases = await indexedDB.databases();
+    return { local, databases: databases.map((database) => database.name ?? '') };
+  });
+  expect(storage.local).toContain('REM2747');
+  expect(storage.local).not.toContain(password);
+  for (const name of storage.databases) {
+    const dump = await page.evaluate(async (databaseName) => {
+      const database = await new Promise<IDBDatabase>((resolve, reject) => {
+        const opening = indexedDB.open(databaseName);
+        opening.onsuccess = () => resolve(opening.result);
+        opening.onerror = () => reject(opening.error);
+      });
+      const stores = [...database.objectStoreNames];
+      const values = await Promise.all(
+        stores.map(
+          (store) =>
+            new Promise<unknown[]>((resolve) => {
+              const all = database.transaction(store).objectStore(store).getAll();
+              all.onsuccess = () => resolve(all.result as unknown[]);
+              all.onerror = () => resolve([]);
+            }),
+        ),
+      );
+      database.close();
+      return JSON.stringify(values);
+    }, name);
+    expect(dump).not.toContain(password);
+  }
+
+  // A reload: the session is reused, no password asked.
+  await page.reload();
+  await expect(positionsTable(page, 'Real', 'REM2747').locator('tbody tr').first()).toBeVisible();
+  await expect(section(page, 'Real').getByLabel('Contraseña')).toHaveCount(0);
+
+  // The server restarts (its broker sessions are gone): the section asks for the password again.
+  await server.stop();
+  await server.restart();
+  await page.reload();
+  const again = section(page, 'Real');
+  await expect(again.getByRole('alert')).toHaveText(SESSION_ENDED);
+  await again.getByLabel('Contraseña').fill(password);
+  await again.getByRole('button', { name: 'Conectar' }).click();
+  await expect(positionsTable(page, 'Real', 'REM2747').locator('tbody tr').first()).toBeVisible();
 });

@@ -19,8 +19,7 @@ import {
   type BrokerSession,
 } from '../../../../data/positions';
 import type { PositionsSettings } from './positionsConfig';
-
-export const SESSION_ENDED = 'La sesión de broker terminó (el servidor ya no la tiene): ingrese la contraseña otra vez.';
+import { SESSION_ENDED } from './positionsMessages';
 
 export interface BrokerAccountState {
   /** The session in use, or null (connecting, or a password is needed). */
