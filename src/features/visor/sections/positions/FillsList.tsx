@@ -2,7 +2,7 @@
 // 20): time, instrument, side, quantity and price of each execution. Props in: give it the
 // fills as the broker lists them (null while they are not known yet).
 import { useMemo } from 'react';
-import { fillTimeText, newestFirst } from '../../../../lib/fills';
+import { fillTimeText, newestFirst, transactTimeMs } from '../../../../lib/fills';
 import { formatNumber } from '../../../../lib/numberFormat';
 import { displaySymbol } from '../../../../lib/symbolNames';
 import type { Fill } from '../../../../protocol/broker';
@@ -14,6 +14,11 @@ export interface FillsListProps {
   /** At most this many (the newest) are drawn. */
   limit?: number;
 }
+
+const isoTime = (text: string) => {
+  const ms = transactTimeMs(text);
+  return ms == null ? undefined : new Date(ms).toISOString();
+};
 
 const SIDE: Record<Fill['side'], string> = { BUY: 'Compra', SELL: 'Venta' };
 
@@ -36,7 +41,7 @@ export function FillsList({ fills, label, limit = 100 }: FillsListProps) {
         {ordered.map((fill) => (
           <tr key={fill.execId} data-exec-id={fill.execId} data-side={fill.side}>
             <td data-field="time">
-              <time>{fillTimeText(fill.transactTime)}</time>
+              <time dateTime={isoTime(fill.transactTime)}>{fillTimeText(fill.transactTime)}</time>
             </td>
             <th scope="row" title={fill.instrumentId.symbol}>
               {displaySymbol(fill.instrumentId.symbol)}
