@@ -232,13 +232,13 @@ test('a visitor of the public visor is asked for no broker login; the owner sees
 });
 
 // Last: it restarts the server.
-test('a Primary API broker: the password is sent once and kept nowhere, a reload reuses the session, a restarted server asks again', async ({
+test('a Primary API broker: the password is sent once and kept nowhere, a reload reuses the session, a restarted server asks again (the paper broker reconnects by itself)', async ({
   page,
   request,
 }) => {
   await page.setViewportSize({ width: 1400, height: 1000 });
   const owner = await newUser(request, 'pri');
-  const visorId = await seedVisor(request, owner, [positionsSection('p1', 'Real', 0, '')]);
+  const visorId = await seedVisor(request, owner, [positionsSection('p1', 'Real', 0, ''), positionsSection('p2', 'Papel', 9, paperAccount(owner))]);
   const { username, password } = exchange.credentials;
   await signInHere(page, owner);
   await page.goto(`${server.url}/visor/${visorId}/edit`);
@@ -303,12 +303,15 @@ test('a Primary API broker: the password is sent once and kept nowhere, a reload
   await expect(positionsTable(page, 'Real', 'REM2747').locator('tbody tr').first()).toBeVisible();
   await expect(section(page, 'Real').getByLabel('Contraseña')).toHaveCount(0);
 
-  // The server restarts (its broker sessions are gone): the section asks for the password again.
+  // The server restarts (its broker sessions are gone): the Primary section asks for the password
+  // again; the paper broker's connects a new session by itself.
   await server.stop();
   await server.restart();
   await page.reload();
   const again = section(page, 'Real');
   await expect(again.getByRole('alert')).toHaveText(SESSION_ENDED);
+  await expect(positionsTable(page, 'Papel', paperAccount(owner)).locator('tbody tr').first()).toBeVisible();
+  await expect(section(page, 'Papel').getByLabel('Contraseña')).toHaveCount(0);
   await again.getByLabel('Contraseña').fill(password);
   await again.getByRole('button', { name: 'Conectar' }).click();
   await expect(positionsTable(page, 'Real', 'REM2747').locator('tbody tr').first()).toBeVisible();
