@@ -165,7 +165,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const market = createMarketService(config, now, app.log, { processId, cluster });
   const onBrokerError = (error: unknown) => app.log.warn({ err: error }, 'broker');
   const brokerStore = config.redisUrl ? createRedisBrokerStore(config.redisUrl, config.redisPrefix, processId, onBrokerError) : createMemoryBrokerStore();
-  const broker = createBrokerService(market, now, { store: brokerStore, onError: onBrokerError });
+  const broker = createBrokerService(market, now, { store: brokerStore, onError: onBrokerError, paperFillSeconds: config.paperFillSeconds });
   const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets: createSocketRegistry(), now };
   if (seeded.includes(DEMO_USER)) await seedDemoWorkspace(ctx, app.log);
 

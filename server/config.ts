@@ -62,6 +62,11 @@ export interface Config {
    * loopback address is reached only when an origin names it (http://127.0.0.1:9000).
    */
   brokerUrls: string[];
+  /**
+   * Mean seconds between two fills of a watched paper-broker account (a chance of 1/n each
+   * second); 20 by default. The end-to-end tests lower it to see fills arrive.
+   */
+  paperFillSeconds: number;
   /** The real exchange for the rofex feed; null runs the simulator. */
   primary: { url: string; username: string; password: string } | null;
   /** The market simulator (default feed); ticksPerSecond is each feed's. */
@@ -182,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: bool(env, 'TRUST_PROXY', false),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     brokerUrls: parseBrokerUrls(text(env, 'BROKER_URLS')),
+    paperFillSeconds: int(env, 'PAPER_FILL_SECONDS', 20, 1),
     primary: primarySettings(env),
     simulator: {
       seed: int(env, 'SIM_SEED', 20261122),

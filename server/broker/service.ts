@@ -22,6 +22,8 @@ export interface BrokerServiceOptions {
   store?: BrokerStore;
   /** Failures of background work (revaluation, the store), which must not crash the process. */
   onError?: (error: unknown) => void;
+  /** Mean seconds between two fills of a watched paper account (PAPER_FILL_SECONDS); 20 by default. */
+  paperFillSeconds?: number;
 }
 
 /** Raises the refusal a command's owner answered with. */
@@ -36,7 +38,7 @@ export function createBrokerService(market: MarketService, now: () => number, op
   const store = options.store ?? createMemoryBrokerStore();
   const onError = options.onError ?? (() => {});
   const sessions = createBrokerSessions(store, now, onError);
-  const watches = createWatches({ store, sessions, market, now, onError });
+  const watches = createWatches({ store, sessions, market, now, onError, paperFillSeconds: options.paperFillSeconds });
   const subscribers = createSubscribers(store, onError);
   store.onCommand(watches.watchHere);
 

@@ -11,8 +11,8 @@ import { paperSource, primarySource, type AccountSource } from './source.js';
 import { accountKey, type AccountRecord, type BrokerStore, type CommandReply, type WatchCommand } from './store.js';
 
 const REVALUE_EVERY_MS = 1000;
-/** Chance per second that a paper account fills an order. */
-const PAPER_FILL_CHANCE = 0.05;
+/** Mean seconds between two fills of a paper account (a chance of 1/20 each second). */
+const PAPER_FILL_SECONDS = 20;
 
 interface Watch {
   userId: string;
@@ -37,9 +37,12 @@ export interface WatchesDeps {
   market: MarketService;
   now: () => number;
   onError: (error: unknown) => void;
+  /** Mean seconds between two fills of a paper account (PAPER_FILL_SECONDS). */
+  paperFillSeconds?: number;
 }
 
-export function createWatches({ store, sessions, market, now, onError }: WatchesDeps) {
+export function createWatches({ store, sessions, market, now, onError, paperFillSeconds = PAPER_FILL_SECONDS }: WatchesDeps) {
+  const paperFillChance = 1 / Math.max(1, paperFillSeconds);
   const watches = new Map<string, Watch>();
   /**
    * Paper accounts live as long as the process, so positions survive reconnects. Keyed by
@@ -114,7 +117,7 @@ export function createWatches({ store, sessions, market, now, onError }: Watches
 
   const timer = setInterval(() => {
     for (const watch of watches.values()) {
-      if (watch.source.trade && Math.random() < PAPER_FILL_CHANCE) watch.source.trade();
+      if (watch.source.trade && Math.random() < paperFillChance) watch.source.trade();
       else if (Date.now() - watch.polledAt >= watch.source.pollEveryMs) void revalue(watch);
     }
   }, REVALUE_EVERY_MS);

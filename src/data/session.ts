@@ -7,6 +7,8 @@ import { ApiError, apiRequest } from './api';
 const TOKEN_KEY = 'visores.token';
 /** Last user a check confirmed, so the app can start offline with a known session. */
 const USER_KEY = 'visores.user';
+/** The broker sessions this browser connected for the user (data/positions.ts): forgotten at sign-out. */
+export const BROKER_SESSIONS_KEY = 'visores.brokerSessions';
 
 export function getToken(): string | null {
   return localStorage.getItem(TOKEN_KEY);
@@ -36,6 +38,7 @@ export function clearSession(): void {
   const had = getToken() != null;
   localStorage.removeItem(TOKEN_KEY);
   localStorage.removeItem(USER_KEY);
+  localStorage.removeItem(BROKER_SESSIONS_KEY);
   if (had) notifyToken(null);
 }
 

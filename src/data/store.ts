@@ -5,10 +5,10 @@ import { atom, createStore, useAtomValue } from 'jotai';
 import { atomFamily } from 'jotai-family';
 import { parseYyyymmdd } from '../lib/calendar';
 import type { Quote } from '../lib/quote';
-import type { CachedPositions, MarketStatus, PositionsStatus, TabMessage } from '../workers/api';
+import type { CachedPositions, Fill, MarketStatus, PositionsStatus, TabMessage } from '../workers/api';
 
 /** The worker's states as the tab's screens read them (features do not import the worker). */
-export type { CachedPositions, MarketStatus, PositionsStatus };
+export type { CachedPositions, Fill, MarketStatus, PositionsStatus };
 import type { QuoteRecord } from '../shared/db';
 
 export interface QuoteState {
@@ -26,6 +26,9 @@ export const marketStatusAtom = atom<MarketStatus>({ state: 'idle', reconnected:
 /** The snapshot of each account this tab watches (undefined: none yet). */
 export const positionsAtom = atomFamily((_account: string) => atom<CachedPositions | null>(null));
 
+/** The fills of each account whose fills this tab watches, oldest first (null: none yet). */
+export const fillsAtom = atomFamily((_account: string) => atom<Fill[] | null>(null));
+
 export const positionsStatusAtom = atom<PositionsStatus>({ state: 'idle', lastError: null, authenticated: false });
 
 /** Writes what the worker posted on this tab's port. */
@@ -36,6 +39,9 @@ export function applyTabMessage(message: TabMessage): void {
       return;
     case 'positions':
       dataStore.set(positionsAtom(message.account), message.snapshot);
+      return;
+    case 'fills':
+      dataStore.set(fillsAtom(message.account), message.fills);
       return;
     case 'positions-status':
       dataStore.set(positionsStatusAtom, message.status);
@@ -82,6 +88,18 @@ export function useMarketStatus(): MarketStatus {
 
 export function usePositions(account: string): CachedPositions | null {
   return useAtomValue(positionsAtom(account), { store: dataStore });
+}
+
+export function useFills(account: string): Fill[] | null {
+  return useAtomValue(fillsAtom(account), { store: dataStore });
+}
+
+/** Writes what a watch answered, before the worker's first post (which may have come already). */
+export function seedPositions(account: string, snapshot: CachedPositions | null, fills?: Fill[] | null): void {
+  const shown = dataStore.get(positionsAtom(account));
+  if (snapshot && (shown == null || Date.parse(snapshot.as_of) >= Date.parse(shown.as_of))) dataStore.set(positionsAtom(account), snapshot);
+  const listed = dataStore.get(fillsAtom(account));
+  if (fills && (listed == null || fills.length >= listed.length)) dataStore.set(fillsAtom(account), fills);
 }
 
 export function usePositionsStatus(): PositionsStatus {

@@ -119,11 +119,25 @@ function register(api: DataWorker, tabId: string, lockName: string | null): Prom
 let lockName: string | null = null;
 let reRegistering: Promise<void> | null = null;
 
+const reRegisteredListeners = new Set<() => void>();
+
+/**
+ * Calls `listener` each time this tab registers with the worker again (the worker had forgotten
+ * it, and everything it held): what the tab holds besides symbols (accounts) is held again.
+ */
+export function onRegisteredAgain(listener: () => void): () => void {
+  reRegisteredListeners.add(listener);
+  return () => reRegisteredListeners.delete(listener);
+}
+
 /** The worker forgot this tab (frozen in the background, or a worker restart): start over. */
-function reRegister(): Promise<void> {
+export function reRegister(): Promise<void> {
   const { api, tabId } = startDataWorker();
   reRegistering ??= register(api, tabId, lockName)
-    .then(() => subscriptions.forgetAnnounced())
+    .then(() => {
+      subscriptions.forgetAnnounced();
+      for (const listener of reRegisteredListeners) listener();
+    })
     .finally(() => (reRegistering = null));
   return reRegistering;
 }

@@ -235,8 +235,17 @@ export const FormulaConfig = z.strictObject({
 });
 export type FormulaConfig = z.infer<typeof FormulaConfig>;
 
+/**
+ * A positions section (issue 19): the account it shows ('' until one is chosen) and the broker
+ * session it is reached through: `brokerUrl` (`sim://`, the paper broker, when absent) and the
+ * broker `username` ('' when absent). Never the password: it is sent once, to connect. Both are
+ * optional, so configs stored as `{account}` load as they are (a paper-broker account); the
+ * section reads them with its defaults (sections/positions/positionsConfig.ts).
+ */
 export const PositionsConfig = z.strictObject({
-  account: text('La cuenta', 50, true).min(1, 'La cuenta no puede estar vacía'),
+  account: text('La cuenta', 50, true),
+  brokerUrl: text('La dirección del broker', 300, true).optional(),
+  username: text('El usuario del broker', 200, true).optional(),
 });
 
 export const Layout = z.strictObject({

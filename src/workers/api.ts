@@ -7,6 +7,7 @@
 // postMessage per batch, no proxy, no reply: cheaper than a Comlink call per batch, and
 // the port is the tab's alone, so a batch holds only that tab's symbols.
 import type { Quote } from '../lib/quote';
+import type { Fill } from '../protocol/broker';
 import type { ControlEvent } from '../protocol/socket';
 import type { ReadVisor, Visor } from '../protocol/workspace';
 import type { LogEntry } from './eventLog';
@@ -17,6 +18,7 @@ import type { SeccionesSave, SeccionesSaveAnswer, TreeChangeRequest, VisorFields
 
 export type {
   CachedPositions,
+  Fill,
   LogEntry,
   PositionsStatus,
   SeccionesSave,
@@ -48,7 +50,9 @@ export type TabMessage =
   | { type: 'market-status'; status: MarketStatus }
   /** A new snapshot of an account the tab watches; null when it was dropped. */
   | { type: 'positions'; account: string; snapshot: CachedPositions | null }
-  | { type: 'positions-status'; status: PositionsStatus };
+  | { type: 'positions-status'; status: PositionsStatus }
+  /** The fills of an account the tab watches the fills of, as the server lists them (oldest first); null when dropped. */
+  | { type: 'fills'; account: string; fills: Fill[] | null };
 
 /** What a tab says on its port. */
 export type TabReply =
@@ -125,6 +129,14 @@ export interface DataWorkerApi {
   watchAccount(tabId: string, account: string, sessionId: string): Promise<CachedPositions | null>;
   releaseAccount(tabId: string, account: string): Promise<void>;
   getPositions(account: string): Promise<CachedPositions | null>;
+  /**
+   * Watches the account's fills (watch-fills, then /fills) for the tab until it releases them
+   * or goes; they are read again whenever a snapshot's quantities move (a fill) and posted to
+   * the tabs that watch them. Answers the fills known at the end (null while warming up).
+   */
+  watchFills(tabId: string, account: string, sessionId: string): Promise<Fill[] | null>;
+  releaseFills(tabId: string, account: string): Promise<void>;
+  getFills(account: string): Promise<Fill[] | null>;
   getPositionsStatus(): Promise<PositionsStatus>;
   /** The last 200 entries of the worker's event log, oldest first. */
   getEventLog(): Promise<LogEntry[]>;

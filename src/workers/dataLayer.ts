@@ -54,11 +54,32 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
   /** Accounts each tab holds, with how many times (each hold is one positions subscriber). */
   const holds = new Map<string, Map<string, number>>();
 
+  /** Accounts whose fills each tab watches, with how many times. */
+  const fillHolds = new Map<string, Map<string, number>>();
+
   const releaseAll = (tabId: string) => {
     const accounts = holds.get(tabId);
     holds.delete(tabId);
     if (accounts) for (const [account, count] of accounts) for (let i = 0; i < count; i++) positions.unsubscribe(account);
+    const watched = fillHolds.get(tabId);
+    fillHolds.delete(tabId);
+    if (watched) for (const [account, count] of watched) for (let i = 0; i < count; i++) positions.releaseFills(account);
   };
+
+  /** One hold less of `account` in a tab's map; false when it held none. */
+  const dropHold = (map: Map<string, Map<string, number>>, tabId: string, account: string): boolean => {
+    const accounts = map.get(tabId);
+    const count = accounts?.get(account);
+    if (!accounts || count == null) return false;
+    if (count > 1) accounts.set(account, count - 1);
+    else accounts.delete(account);
+    return true;
+  };
+  const addHold = (map: Map<string, Map<string, number>>, tabId: string, account: string) => {
+    const accounts = map.get(tabId) ?? new Map<string, number>();
+    map.set(tabId, accounts.set(account, (accounts.get(account) ?? 0) + 1));
+  };
+  const unknownTab = (tabId: string): PlainError => ({ code: 'unknown_tab', message: `Pestaña desconocida: ${tabId}`, status: 0 });
 
   const getToken = () => session?.token ?? null;
   // One client of the API for the whole worker, one of the positions host (spec section 6).
@@ -72,6 +93,9 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
   positions.onSnapshot((account, snapshot) => {
     for (const [tabId, accounts] of holds) if (accounts.has(account)) market.portOf(tabId)?.postMessage({ type: 'positions', account, snapshot });
   });
+  positions.onFills((account, fills) => {
+    for (const [tabId, accounts] of fillHolds) if (accounts.has(account)) market.portOf(tabId)?.postMessage({ type: 'fills', account, fills });
+  });
   positions.onStatus((status) => {
     for (const port of market.ports()) port.postMessage({ type: 'positions-status', status });
   });
@@ -83,7 +107,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
       // Cleared first: an answer that lands after sign-out must write nothing.
       session = null;
       if (previous) {
-        for (const tabId of [...holds.keys()]) releaseAll(tabId);
+        for (const tabId of new Set([...holds.keys(), ...fillHolds.keys()])) releaseAll(tabId);
         positions.disconnect();
         if (previous.userId !== next?.userId) {
           // Logout (or another user): the socket stops before the wipe, so no tick of the
@@ -115,22 +139,26 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
 
     connectBrokerSession: (request) => unwrap(positions.connectSession(request)),
     async watchAccount(tabId, account, sessionId) {
-      if (!market.portOf(tabId)) throw { code: 'unknown_tab', message: `Pestaña desconocida: ${tabId}`, status: 0 } satisfies PlainError;
+      if (!market.portOf(tabId)) throw unknownTab(tabId);
       const snapshot = await unwrap(positions.watchAccount(account, sessionId));
       // watchAccount made one more subscriber: it is this tab's until released.
-      const accounts = holds.get(tabId) ?? new Map<string, number>();
-      holds.set(tabId, accounts.set(account, (accounts.get(account) ?? 0) + 1));
+      addHold(holds, tabId, account);
       return snapshot;
     },
     async releaseAccount(tabId, account) {
-      const accounts = holds.get(tabId);
-      const count = accounts?.get(account);
-      if (!accounts || count == null) return;
-      if (count > 1) accounts.set(account, count - 1);
-      else accounts.delete(account);
-      positions.unsubscribe(account);
+      if (dropHold(holds, tabId, account)) positions.unsubscribe(account);
     },
     getPositions: async (account) => positions.snapshot(account),
+    async watchFills(tabId, account, sessionId) {
+      if (!market.portOf(tabId)) throw unknownTab(tabId);
+      const fills = await unwrap(positions.watchFills(account, sessionId));
+      addHold(fillHolds, tabId, account);
+      return fills;
+    },
+    async releaseFills(tabId, account) {
+      if (dropHold(fillHolds, tabId, account)) positions.releaseFills(account);
+    },
+    getFills: async (account) => positions.fills(account),
     getPositionsStatus: async () => positions.status(),
     getEventLog: async () => eventLog.entries(),
 

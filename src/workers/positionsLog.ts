@@ -14,5 +14,6 @@ export const POSITIONS_LOG = {
   parseError: 'Posiciones: error al parsear el mensaje',
   unknownPush: (account: string) => `Posiciones: mensaje de tipo desconocido para la cuenta ${account}`,
   emptyRest: (account: string) => `Posiciones: la consulta REST de la cuenta ${account} no trajo datos; se conserva la foto anterior`,
+  fillsFailed: (account: string, message: string) => `Posiciones: no se pudieron leer los fills de la cuenta ${account}: ${message}`,
   restFailed: (account: string, message: string) => `Posiciones: falló la consulta REST de la cuenta ${account}: ${message}`,
 } as const;

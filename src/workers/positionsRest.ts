@@ -1,8 +1,17 @@
 // The REST half of positions (spec section 7): broker sessions, watching an account and
 // reading its snapshot. Calls go to the positions host with credentials (spec section 6).
-import { ConnectResponse, PositionsResponse, WarmingUpResponse, WatchResponse, PositionsSnapshot, type ConnectRequest } from '../protocol/broker';
+import {
+  ConnectResponse,
+  FillsResponse,
+  PositionsResponse,
+  WarmingUpResponse,
+  WatchResponse,
+  PositionsSnapshot,
+  type ConnectRequest,
+  type Fill,
+} from '../protocol/broker';
 import type { z } from '../protocol/zod';
-import { attempt, type Result } from '../shared/errors';
+import { ApiError, attempt, type Result } from '../shared/errors';
 import type { HttpClient } from '../shared/http';
 import type { EventLogger } from './eventLog';
 import { POSITIONS_LOG } from './positionsLog';
@@ -26,6 +35,25 @@ export function createPositionsRest(deps: PositionsRestDeps) {
   const accountPath = (account: string) => `/accounts/${encodeURIComponent(account)}`;
 
   return {
+    /** POST /accounts/{account}/watch-fills; throws ApiError with the server's message. */
+    async watchFills(account: string, sessionId: string): Promise<void> {
+      await http.request('POST', `${accountPath(account)}/watch-fills`, { body: { sessionId }, schema: WatchResponse });
+    },
+
+    /**
+     * GET /accounts/{account}/fills: null while the broker warms up (202); any failure throws
+     * 'getFills failed' with the status or the message (spec section 7).
+     */
+    async fills(account: string): Promise<Fill[] | null> {
+      try {
+        const answer = await http.request('GET', `${accountPath(account)}/fills`, { schema: FillsResponse.or(WarmingUpResponse) });
+        return 'status' in answer.body ? null : answer.body.fills;
+      } catch (error) {
+        const detail = error instanceof ApiError && error.status > 0 ? String(error.status) : error instanceof Error ? error.message : String(error);
+        throw new Error(`getFills failed: ${detail}`);
+      }
+    },
+
     /** POST /primary/sessions/connect. */
     connectSession(request: SessionConnectRequest): Promise<Result<SessionConnectAnswer>> {
       return attempt(async () => {

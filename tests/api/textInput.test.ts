@@ -108,6 +108,8 @@ describe.each(databaseTargets())('text input on $name', (target) => {
         'formula: name': (text: string) => sections((list) => (config(list, 3).formulas = [{ name: text, expression: 'A + B' }])),
         'formula: expression': (text: string) => sections((list) => (config(list, 3).formulas = [{ name: 'F', expression: text }])),
         'positions: account': (text: string) => sections((list) => (config(list, 4).account = text)),
+        'positions: broker url': (text: string) => sections((list) => (config(list, 4).brokerUrl = text)),
+        'positions: broker username': (text: string) => sections((list) => (config(list, 4).username = text)),
         'profile: first name': (text: string) => user.api.put('/api/profile', { firstName: text, lastName: 'Apellido' }),
         'profile: last name': (text: string) => user.api.put('/api/profile', { firstName: 'Nombre', lastName: text }),
         'admin new user: username': (text: string) => admin.api.post('/api/admin/users', { username: text, password: 'clave-larga-1' }),

@@ -1,20 +1,19 @@
 // The data worker's event log (the last 200 entries, spec section 4), read on demand and
-// every few seconds while open.
+// every few seconds while open: a panel of the /test page (EventLog), and the entries alone
+// (EventLogEntries) for other places that open it (the positions section's dialog).
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { workerQueries } from '../../data/queries/eventLog';
+import './eventLog.css';
 
 const time = new Intl.DateTimeFormat('es-AR', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 
-export function EventLog() {
-  const [open, setOpen] = useState(false);
-  // Read while open: at once, then every two seconds (workerQueries.eventLog).
-  const log = useQuery({ ...workerQueries.eventLog(), enabled: open });
+/** The entries, newest first, read while mounted with `active` (at once, then every two seconds). */
+export function EventLogEntries({ active = true }: { active?: boolean }) {
+  const log = useQuery({ ...workerQueries.eventLog(), enabled: active });
   const entries = log.data ?? [];
-
   return (
-    <details className="card event-log" onToggle={(event) => setOpen(event.currentTarget.open)}>
-      <summary>Registro de eventos</summary>
+    <>
       <div className="event-log__bar">
         <span>{entries.length} entradas (se guardan las últimas 200)</span>
         <button type="button" className="button" onClick={() => void log.refetch()}>
@@ -28,6 +27,16 @@ export function EventLog() {
           </li>
         ))}
       </ol>
+    </>
+  );
+}
+
+export function EventLog() {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="card event-log" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary>Registro de eventos</summary>
+      <EventLogEntries active={open} />
     </details>
   );
 }

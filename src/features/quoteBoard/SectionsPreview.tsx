@@ -24,6 +24,7 @@ function useSection<T extends Section['type']>(type: T, initial: ConfigOf<T>, ti
     props: {
       section,
       editable,
+      owner: true,
       settingsOpen,
       onSettingsClose: () => setSettingsOpen(false),
       onConfigChange: (update: ConfigUpdate<T>) => setSection((current) => ({ ...current, config: update(current.config as ConfigOf<T>) })),

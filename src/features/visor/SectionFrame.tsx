@@ -13,6 +13,8 @@ import { updateConfig } from './sectionLayout';
 export interface SectionFrameProps {
   section: Section;
   editable: boolean;
+  /** The signed-in user owns the visor (SectionViewProps.owner). */
+  owner: boolean;
   disabledReason: string | null;
   settingsOpen: boolean;
   onSettingsOpen: () => void;
@@ -122,6 +124,7 @@ export function SectionFrame(props: SectionFrameProps) {
         <SectionBody
           section={section}
           editable={editable}
+          owner={props.owner}
           disabledReason={disabledReason}
           settingsOpen={props.settingsOpen}
           onSettingsClose={props.onSettingsClose}

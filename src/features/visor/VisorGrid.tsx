@@ -14,6 +14,8 @@ export interface VisorGridProps {
   sections: Section[];
   /** Edit mode for the owner: move, resize, configure. */
   editable: boolean;
+  /** The signed-in user owns the visor (also in public mode). */
+  owner: boolean;
   disabledReason: string | null;
   settingsOpenId: string | null;
   onSettingsOpen: (sectionId: string | null) => void;
@@ -34,6 +36,7 @@ export function VisorGrid(props: VisorGridProps) {
     <SectionFrame
       section={section}
       editable={editable}
+      owner={props.owner}
       disabledReason={disabledReason}
       settingsOpen={props.settingsOpenId === section.id}
       onSettingsOpen={() => props.onSettingsOpen(section.id)}

@@ -89,6 +89,7 @@ export function VisorScreen({ record, owner, editMode, disabledReason, busy, ...
         <VisorGrid
           sections={shown}
           editable={editMode}
+          owner={owner}
           disabledReason={disabledReason}
           settingsOpenId={settingsOpenId}
           onSettingsOpen={setSettingsOpenId}

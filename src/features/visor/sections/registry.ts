@@ -1,9 +1,10 @@
 // The section types the visor screen offers (issue 18): one module per type, one entry here.
-// The grid and the frame know only this map; a type without an entry (chart, curve,
-// positions until the next issue) is drawn as a frame that says it is not available yet.
+// The grid and the frame know only this map; a type without an entry is drawn as a frame
+// that says it is not available yet.
 import type { SectionType } from '../../../protocol/workspace';
 import { curveSection } from './curve';
 import { formulaSection } from './formula';
+import { positionsSection } from './positions';
 import { quotesSection } from './quotes';
 import type { SectionModule } from './types';
 
@@ -13,6 +14,7 @@ export const sectionRegistry: SectionRegistry = {
   quotes: quotesSection,
   formula: formulaSection,
   curve: curveSection,
+  positions: positionsSection,
 };
 
 /** The types `Agregar sección` offers, in the registry's order. */

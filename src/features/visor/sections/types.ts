@@ -23,6 +23,11 @@ export interface SectionViewProps<T extends SectionType> {
   section: SectionOf<T>;
   /** Edit mode, for the owner: the section may change its config. Public mode: read-only. */
   editable: boolean;
+  /**
+   * The signed-in user owns the visor (in edit mode always; in public mode the owner may be
+   * looking too). A section that shows the owner's private data (positions) shows it only then.
+   */
+  owner: boolean;
   /** Changes this section's config (see ConfigUpdate); the screen saves it (autosave). */
   onConfigChange: (update: ConfigUpdate<T>) => void;
   /** The section's settings are open (after its settings button, or just added). */

@@ -1,0 +1,128 @@
+// A table of broker positions marked live (issue 19; reused by the admin's positions screen,
+// issue 20): instrument, quantity, average price, last price from the market feed, P&L and
+// P&L % in green or red, and totals per currency. Props in, nothing of a section: give it
+// the positions of a snapshot. It holds the instruments' symbols through the same
+// market-data path as the quote boards (holdSymbol) and re-renders once per batch of ticks
+// that moved any of them (subscribeQuotes).
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { marketQueries } from '../../../../data/queries/market';
+import { subscribeQuotes, type QuoteState } from '../../../../data/store';
+import { holdSymbol } from '../../../../data/worker';
+import { DEFAULT_DECIMALS, formatNumber, formatSigned } from '../../../../lib/numberFormat';
+import { markPosition, pnlSign, pointValueOf, totalsByCurrency, type InstrumentTerms, type PositionFields } from '../../../../lib/positionsPnl';
+import { EMPTY_CELL, lastPrice } from '../../../../lib/quoteColumns';
+import { displaySymbol } from '../../../../lib/symbolNames';
+
+export interface PositionsTableProps {
+  positions: readonly PositionFields[];
+  /** The table's accessible name (e.g. the account). */
+  label: string;
+  /** Shown instead of an empty table. */
+  emptyText?: string;
+}
+
+interface Terms extends InstrumentTerms {
+  decimals: number;
+}
+
+/** Each instrument's value per point, currency and price decimals, from the catalogue (read once per tab). */
+function useInstrumentTerms(): (symbol: string) => Terms | null {
+  const { data } = useQuery(marketQueries.instruments());
+  return useMemo(() => {
+    const bySymbol = new Map<string, Terms>(
+      (data ?? []).map((instrument) => [
+        instrument.instrumentId.symbol,
+        {
+          pointValue: pointValueOf(instrument.contractMultiplier, instrument.cficode),
+          currency: instrument.currency,
+          decimals: instrument.instrumentPricePrecision,
+        },
+      ]),
+    );
+    return (symbol: string) => bySymbol.get(symbol) ?? null;
+  }, [data]);
+}
+
+/** The live last price of each symbol, re-read once per batch of ticks that moved any of them. */
+function useLastPrices(symbols: readonly string[]): ReadonlyMap<string, number | null> {
+  const key = symbols.join('\n');
+  const [prices, setPrices] = useState<ReadonlyMap<string, number | null>>(new Map());
+  useEffect(() => {
+    const list = key === '' ? [] : key.split('\n');
+    const releases = list.map((symbol) => holdSymbol(symbol));
+    const stop = subscribeQuotes(list, (states: ReadonlyMap<string, QuoteState | null>) => {
+      setPrices(new Map(list.map((symbol) => [symbol, lastPrice(states.get(symbol)?.quote)])));
+    });
+    return () => {
+      stop();
+      releases.forEach((release) => release());
+    };
+  }, [key]);
+  return prices;
+}
+
+const MONEY_DECIMALS = 2;
+const money = (value: number | null) => (value == null ? EMPTY_CELL : formatSigned(value, MONEY_DECIMALS));
+const percent = (value: number | null) => (value == null ? EMPTY_CELL : `${formatSigned(value, 2)} %`);
+
+export function PositionsTable({ positions, label, emptyText = 'La cuenta no tiene posiciones.' }: PositionsTableProps) {
+  const termsOf = useInstrumentTerms();
+  const symbols = useMemo(() => [...new Set(positions.map((position) => position.symbol))].sort(), [positions]);
+  const prices = useLastPrices(symbols);
+  const marks = positions.map((position) => markPosition(position, prices.get(position.symbol) ?? null, termsOf(position.symbol)));
+  const totals = totalsByCurrency(marks);
+
+  if (positions.length === 0) return <p className="vs-empty">{emptyText}</p>;
+  return (
+    <table className="vs-pos-table" aria-label={label}>
+      <thead>
+        <tr>
+          <th scope="col">Instrumento</th>
+          <th scope="col">Cantidad</th>
+          <th scope="col">Precio prom.</th>
+          <th scope="col">Último</th>
+          <th scope="col">P&amp;L</th>
+          <th scope="col">P&amp;L %</th>
+        </tr>
+      </thead>
+      <tbody>
+        {marks.map((mark) => {
+          const decimals = termsOf(mark.symbol)?.decimals ?? DEFAULT_DECIMALS;
+          return (
+            <tr key={mark.symbol} data-symbol={mark.symbol} data-live={mark.lastPrice != null}>
+              <th scope="row" title={mark.symbol}>
+                {displaySymbol(mark.symbol)}
+              </th>
+              <td data-field="quantity">{formatNumber(mark.quantity, 0)}</td>
+              <td data-field="average">{mark.averagePrice == null ? EMPTY_CELL : formatNumber(mark.averagePrice, decimals)}</td>
+              <td data-field="last">{mark.lastPrice == null ? EMPTY_CELL : formatNumber(mark.lastPrice, decimals)}</td>
+              <td data-field="pnl" data-sign={pnlSign(mark.pnl)}>
+                {money(mark.pnl)}
+              </td>
+              <td data-field="pnl_pct" data-sign={pnlSign(mark.pnlPct)}>
+                {percent(mark.pnlPct)}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+      <tfoot>
+        {totals.map((total) => (
+          <tr key={total.currency ?? '-'} data-total={total.currency ?? ''}>
+            <th scope="row" colSpan={4}>
+              Total{total.currency ? ` ${total.currency}` : ''}
+              {total.unmarked > 0 && <span className="vs-pos-table__note"> (sin precio: {total.unmarked})</span>}
+            </th>
+            <td data-field="pnl" data-sign={pnlSign(total.pnlPct == null ? null : total.pnl)}>
+              {total.pnlPct == null ? EMPTY_CELL : money(total.pnl)}
+            </td>
+            <td data-field="pnl_pct" data-sign={pnlSign(total.pnlPct)}>
+              {percent(total.pnlPct)}
+            </td>
+          </tr>
+        ))}
+      </tfoot>
+    </table>
+  );
+}
