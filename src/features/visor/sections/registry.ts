@@ -1,7 +1,8 @@
 // The section types the visor screen offers (issue 18): one module per type, one entry here.
-// The grid and the frame know only this map; a type without an entry (chart, curve,
-// positions until the next issue) is drawn as a frame that says it is not available yet.
+// The grid and the frame know only this map; a type without an entry is drawn as a frame
+// that says it is not available yet.
 import type { SectionType } from '../../../protocol/workspace';
+import { chartSection } from './chart';
 import { formulaSection } from './formula';
 import { quotesSection } from './quotes';
 import type { SectionModule } from './types';
@@ -11,6 +12,7 @@ export type SectionRegistry = { [T in SectionType]?: SectionModule<T> };
 export const sectionRegistry: SectionRegistry = {
   quotes: quotesSection,
   formula: formulaSection,
+  chart: chartSection,
 };
 
 /** The types `Agregar sección` offers, in the registry's order. */
