@@ -56,7 +56,7 @@ export function ChartView({ section, editable, onConfigChange, settingsOpen, onS
   const note = views.length > 0 ? statusText(status) : null;
 
   return (
-    <div className="vs-chart" ref={rootRef} data-state={status.state}>
+    <div className="vs-chart" ref={rootRef} data-state={status.state} data-range={config.range} data-interval={interval}>
       {editable && settingsOpen && <ChartSettings config={config} disabledReason={disabledReason} onChange={change} onClose={onSettingsClose} />}
       <div className="vs-chart__head">
         {editable ? (

@@ -124,6 +124,13 @@ export function mountChart(options: MountChartOptions): () => void {
       : null;
   chart.panes()[1]?.setStretchFactor(0.25);
 
+  root.dataset.mode = candleMode ? 'candles' : 'lines';
+  /** How many bars the first series has, on the root for tests and support (written when it changes). */
+  const countBars = () => {
+    const first = drawn[0];
+    const bars = String(first ? (first.candles?.length ?? first.points?.length ?? 0) : 0);
+    if (root.dataset.bars !== bars) root.dataset.bars = bars;
+  };
   const timeText = root.querySelector('[data-field="crosshair-time"]')?.firstChild as Text | null | undefined;
   let disposed = false;
   let fitted = false;
@@ -170,6 +177,7 @@ export function mountChart(options: MountChartOptions): () => void {
     }
     applyLive();
     writeLegend();
+    countBars();
   }
 
   const symbols = [...new Set(drawn.flatMap((item) => legsOf(item.view.spec)))];
@@ -196,6 +204,7 @@ export function mountChart(options: MountChartOptions): () => void {
   function onFrame(): void {
     frame = 0;
     applyLive();
+    countBars();
     if (hoverTime == null) writeLegend();
   }
 
@@ -327,5 +336,6 @@ export function mountChart(options: MountChartOptions): () => void {
     chart.unsubscribeCrosshairMove(onCrosshairMove);
     chart.remove();
     delete root.dataset.crosshairTime;
+    delete root.dataset.bars;
   };
 }

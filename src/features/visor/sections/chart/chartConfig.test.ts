@@ -19,7 +19,7 @@ describe('chart config', () => {
   });
 
   it('keeps range and interval a pair the server answers', () => {
-    const base = { series: ['BYMA:AL30'], range: '3M', interval: '1d' } as const;
+    const base: ChartConfig = { series: ['BYMA:AL30'], range: '3M', interval: '1d' };
     expect(withInterval(base, '5m')).toEqual({ ...base, range: '5d', interval: '5m' });
     expect(withRange({ ...base, range: '5d', interval: '15m' }, '1Y')).toEqual({ ...base, range: '1Y', interval: '1d' });
     expect(withRange({ ...base, range: '5d', interval: '15m' }, '1d')).toEqual({ ...base, range: '1d', interval: '15m' });
