@@ -4,7 +4,8 @@
 // chart is released when it goes: added and removed 50 times, the page's heap, nodes and
 // listeners do not grow by anything like 50 charts.
 import { expect, test, type APIRequestContext, type CDPSession, type Locator, type Page } from '@playwright/test';
-import { signIn } from './helpers';
+import { ADMIN, DEMO, signIn } from './helpers';
+import { startOwnServer } from './ownServer';
 import { newUser, type Account } from './shellHelpers';
 import { expectSaved, login, renameSection, section } from './visorHelpers';
 
@@ -130,6 +131,81 @@ test('a chart of a DLR future: candles, a live last candle, a formula series, ra
   await page.reload();
   await expect(section(page, 'Dólar').locator('.vs-chart')).toHaveAttribute('data-interval', '5m');
   await expect(legendValue(section(page, 'Dólar'), dollar)).toHaveText(NUMBER);
+});
+
+test('a visitor of the public visor sees the chart read-only; seen before, it draws from the cache with the server gone, marked stale', async ({
+  browser,
+  playwright,
+}) => {
+  // A server of this test's own: it is killed to take the network away from the data worker
+  // (a SharedWorker's requests do not follow the page's offline emulation).
+  const server = await startOwnServer();
+  try {
+    const api = await playwright.request.newContext({ baseURL: server.url });
+    const { token, user } = await login(api, DEMO);
+    const headers = { authorization: `Bearer ${token}` };
+    const created = await api.post(`/api/visores/${user._id}/new`, { data: { title: 'Bonos', emoji: '📈', color: '#3b82f6', folder_id: null }, headers });
+    expect(created.ok(), await created.text()).toBe(true);
+    const visorId = ((await created.json()) as { data: { id_visor: string } }).data.id_visor;
+    const chartSection = {
+      id: 'c1',
+      type: 'chart',
+      title: 'AL30',
+      layout: { x: 0, y: 0, w: 6, h: 8 },
+      config: { series: ['BYMA:AL30'], interval: '1d', range: '1M' },
+    };
+    const saved = await api.put(`/api/visores/${visorId}/update_secciones`, { data: { secciones: [chartSection] }, headers });
+    expect(saved.ok(), await saved.text()).toBe(true);
+    const shared = await api.put(`/api/visores/${visorId}/check_option`, { data: { option: 'public', value: true }, headers });
+    expect(shared.ok(), await shared.text()).toBe(true);
+    await api.dispose();
+
+    const signInAt = async (page: Page, account: { username: string; password: string }) => {
+      await page.goto(`${server.url}/auth/signin`);
+      await page.getByLabel('Usuario').fill(account.username);
+      await page.getByLabel('Contraseña').fill(account.password);
+      await page.getByRole('button', { name: 'Ingresar' }).click();
+      await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+    };
+
+    // Public mode: the chart, its legend and period, no switches and no settings.
+    const visitorContext = await browser.newContext();
+    const visitor = await visitorContext.newPage();
+    await signInAt(visitor, ADMIN);
+    await visitor.goto(`${server.url}/visor/${visorId}/public`);
+    const seen = section(visitor, 'AL30');
+    await expect(seen.locator('.vs-chart')).toHaveAttribute('data-state', 'current');
+    await expect(legendValue(seen, 'BYMA:AL30')).toHaveText(NUMBER);
+    await expect(seen.getByText('1M · Diario')).toBeVisible();
+    await expect(seen.getByRole('group', { name: 'Rango' })).toHaveCount(0);
+    await expect(seen.getByRole('button', { name: 'Configurar sección' })).toHaveCount(0);
+    await visitorContext.close();
+
+    // The owner sees it once, leaves for Inicio; the server goes; the chart is opened again.
+    const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
+    const page = await context.newPage();
+    await signInAt(page, DEMO);
+    await page.goto(`${server.url}/visor/${visorId}/edit`);
+    const root = section(page, 'AL30').locator('.vs-chart');
+    await expect(root).toHaveAttribute('data-state', 'current');
+    await expect(root).toHaveAttribute('data-bars', /^2[2-3]$/);
+    await page.getByRole('link', { name: 'Inicio' }).first().click();
+    await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+
+    await server.kill();
+    await page.getByRole('link', { name: /Bonos/ }).first().click();
+    await expect(root).toHaveAttribute('data-state', 'offline');
+    await expect(
+      section(page, 'AL30')
+        .getByRole('status')
+        .filter({ hasText: /^Sin conexión: datos guardados del \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}$/ }),
+    ).toBeVisible();
+    await expect(root).toHaveAttribute('data-bars', /^2[2-3]$/);
+    await expect(legendValue(section(page, 'AL30'), 'BYMA:AL30')).toHaveText(NUMBER);
+    await context.close();
+  } finally {
+    await server.stop();
+  }
 });
 
 interface Counters {
