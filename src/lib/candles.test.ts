@@ -7,12 +7,14 @@ import {
   formulaLine,
   historyKey,
   historyRequest,
-  lastChange,
   liveCandle,
   livePoint,
   marketDate,
   marketSeconds,
-  nearestTimeAtOrBefore,
+  candlesReader,
+  indexAtOrBefore,
+  pointsReader,
+  valueAndChange,
   needsPercentScale,
   type Candle,
 } from './candles';
@@ -144,22 +146,27 @@ describe('live candle', () => {
 });
 
 describe('legend and scale', () => {
+  const line = (values: (number | null)[]) => pointsReader(values.map((value, i) => ({ time: (i + 1) * 10, value })));
+
   it('says the last value and its change against the previous one, skipping gaps', () => {
-    expect(lastChange([100, null, 110, null])).toEqual({ value: 110, change: 10, changePct: 10 });
-    expect(lastChange([5])).toEqual({ value: 5, change: null, changePct: null });
-    expect(lastChange([null])).toBeNull();
+    expect(valueAndChange(line([100, null, 110, null]))).toEqual({ time: 30, value: 110, change: 10, changePct: 10 });
+    expect(valueAndChange(line([5]))).toEqual({ time: 10, value: 5, change: null, changePct: null });
+    expect(valueAndChange(line([null]))).toBeNull();
+    expect(valueAndChange(candlesReader([candle(1, 0, 0, 0, 50), candle(2, 0, 0, 0, 40)]))).toEqual({ time: 2, value: 40, change: -10, changePct: -20 });
+  });
+
+  it('says the value at a hovered time: the last at or before it', () => {
+    expect(valueAndChange(line([100, 105, 110]), 25)).toEqual({ time: 20, value: 105, change: 5, changePct: 5 });
+    expect(valueAndChange(line([100, 105, 110]), 30)?.value).toBe(110);
+    expect(valueAndChange(line([100, 105, 110]), 5)).toBeNull();
+    expect(indexAtOrBefore(line([1, 2, 3]), 29)).toBe(1);
+    expect(indexAtOrBefore(line([1, 2, 3]), 9)).toBe(-1);
   });
 
   it('asks for a percent scale when magnitudes differ more than tenfold', () => {
     expect(needsPercentScale([1000, 1050])).toBe(false);
     expect(needsPercentScale([1000, 85])).toBe(true);
     expect(needsPercentScale([1000, null])).toBe(false);
-  });
-
-  it('puts a synchronised crosshair at the last time at or before the hovered one', () => {
-    expect(nearestTimeAtOrBefore([10, 20, 30], 25)).toBe(20);
-    expect(nearestTimeAtOrBefore([10, 20, 30], 30)).toBe(30);
-    expect(nearestTimeAtOrBefore([10, 20, 30], 5)).toBeNull();
   });
 });
 

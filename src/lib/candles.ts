@@ -154,17 +154,56 @@ export function livePoint(last: LinePoint | null, value: number, time: number, i
   return { point: { time: start, value }, isNew: !last || start !== last.time };
 }
 
-/** The last value and its change against the value before it (the previous period's close). */
-export function lastChange(values: readonly (number | null)[]): { value: number; change: number | null; changePct: number | null } | null {
-  let at = values.length - 1;
-  while (at >= 0 && values[at] == null) at -= 1;
+/** A series as the legend reads it, without copying it: `length` entries, the i-th through `at`. */
+export interface SeriesReader {
+  length: number;
+  time(index: number): number;
+  value(index: number): number | null;
+}
+
+/** The index of the last entry at or before `time` (entries ascending by time), or -1. */
+export function indexAtOrBefore(series: SeriesReader, time: number): number {
+  let low = 0;
+  let high = series.length - 1;
+  let found = -1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (series.time(mid) <= time) {
+      found = mid;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return found;
+}
+
+/**
+ * The value at `time` (the last at or before it; the last of all when null) and its change
+ * against the value before it (the previous bar's close), skipping gaps. Reads from the end
+ * without copying: the legend runs it every frame.
+ */
+export function valueAndChange(
+  series: SeriesReader,
+  time: number | null = null,
+): { time: number; value: number; change: number | null; changePct: number | null } | null {
+  let at = time == null ? series.length - 1 : indexAtOrBefore(series, time);
+  while (at >= 0 && series.value(at) == null) at -= 1;
   if (at < 0) return null;
-  const value = values[at]!;
+  const value = series.value(at)!;
   let before = at - 1;
-  while (before >= 0 && values[before] == null) before -= 1;
-  if (before < 0) return { value, change: null, changePct: null };
-  const base = values[before]!;
-  return { value, change: value - base, changePct: base === 0 ? null : ((value - base) / base) * 100 };
+  while (before >= 0 && series.value(before) == null) before -= 1;
+  if (before < 0) return { time: series.time(at), value, change: null, changePct: null };
+  const base = series.value(before)!;
+  return { time: series.time(at), value, change: value - base, changePct: base === 0 ? null : ((value - base) / base) * 100 };
+}
+
+/** A reader of line points. */
+export function pointsReader(points: readonly LinePoint[]): SeriesReader {
+  return { length: points.length, time: (i) => points[i]!.time, value: (i) => points[i]!.value };
+}
+
+/** A reader of candles, by their closes. */
+export function candlesReader(candles: readonly Candle[]): SeriesReader {
+  return { length: candles.length, time: (i) => candles[i]!.time, value: (i) => candles[i]!.close };
 }
 
 /**
@@ -175,24 +214,6 @@ export function needsPercentScale(levels: readonly (number | null)[]): boolean {
   const known = levels.filter((level): level is number => level != null && Number.isFinite(level) && level !== 0).map(Math.abs);
   if (known.length < 2) return false;
   return Math.max(...known) / Math.min(...known) > 10;
-}
-
-/**
- * The time on `times` (ascending) to put a synchronised crosshair at for `time`: the last one
- * at or before it (a daily chart shows the day of an intraday hover), or null before the first.
- */
-export function nearestTimeAtOrBefore(times: readonly number[], time: number): number | null {
-  let low = 0;
-  let high = times.length - 1;
-  let found: number | null = null;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    if (times[mid]! <= time) {
-      found = times[mid]!;
-      low = mid + 1;
-    } else high = mid - 1;
-  }
-  return found;
 }
 
 /** A chart series as the config writes it: a symbol, or a formula of symbols. */

@@ -21,13 +21,15 @@ import {
 import { subscribeQuotes, type QuoteState } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import {
+  candlesReader,
   formulaLine,
-  lastChange,
+  pointsReader,
+  valueAndChange,
+  type SeriesReader,
   marketSeconds,
   liveCandle,
   livePoint,
   needsPercentScale,
-  nearestTimeAtOrBefore,
   type Candle,
   type ChartSeriesSpec,
   type LinePoint,
@@ -140,8 +142,8 @@ export function mountChart(options: MountChartOptions): () => void {
   const symbolCandles = new Map<string, Candle[]>();
   const legsOf = (spec: ChartSeriesSpec): string[] => (spec.kind === 'symbol' ? [spec.symbol] : spec.kind === 'formula' ? spec.symbols : []);
 
-  /** Values of the series, oldest first (closes of candles, a line's points). */
-  const valuesOf = (item: Drawn): LinePoint[] => item.points ?? item.candles?.map((candle) => ({ time: candle.time, value: candle.close })) ?? [];
+  /** The series as the legend and the crosshair read it (closes of candles, a line's points). */
+  const readerOf = (item: Drawn): SeriesReader => (item.points ? pointsReader(item.points) : candlesReader(item.candles ?? []));
 
   function redraw(): void {
     for (const item of drawn) {
@@ -169,7 +171,7 @@ export function mountChart(options: MountChartOptions): () => void {
       }
     }
     // Series of very different levels (a bond and the dollar) share one scale in percent.
-    const levels = drawn.map((item) => lastChange(valuesOf(item).map((point) => point.value))?.value ?? null);
+    const levels = drawn.map((item) => valueAndChange(readerOf(item))?.value ?? null);
     chart.priceScale('right').applyOptions({ mode: !candleMode && needsPercentScale(levels) ? PriceScaleMode.Percentage : PriceScaleMode.Normal });
     if (!fitted && drawn.some((item) => item.candles ?? item.points)) {
       fitted = true;
@@ -251,15 +253,7 @@ export function mountChart(options: MountChartOptions): () => void {
   function writeLegend(time: number | null = null): void {
     for (const item of drawn) {
       if (!item.legend) continue;
-      let values = valuesOf(item);
-      if (time != null) {
-        const at = nearestTimeAtOrBefore(
-          values.map((point) => point.time),
-          time,
-        );
-        values = at == null ? [] : values.filter((point) => point.time <= at);
-      }
-      const summary = lastChange(values.map((point) => point.value));
+      const summary = valueAndChange(readerOf(item), time);
       const value = summary ? formatLegendValue(summary.value) : '—';
       const change = summary ? formatLegendChange(summary.change, summary.changePct) : ' ';
       const sign = summary?.change == null ? '0' : String(Math.sign(summary.change));
@@ -301,20 +295,13 @@ export function mountChart(options: MountChartOptions): () => void {
   const sync = joinCrosshairSync(syncAnchor(container), (time) => {
     if (disposed || hovered) return;
     const first = drawn.find((item) => item.api && (item.candles ?? item.points));
-    const points = first ? valuesOf(first) : [];
-    const at =
-      time == null
-        ? null
-        : nearestTimeAtOrBefore(
-            points.map((point) => point.time),
-            time,
-          );
-    const value = at == null ? null : points.find((point) => point.time === at)?.value;
-    if (at == null || value == null || !first?.api) {
+    const found = time == null || !first ? null : valueAndChange(readerOf(first), time);
+    if (found == null || !first?.api) {
       chart.clearCrosshairPosition();
       showHover(null);
       return;
     }
+    const { value, time: at } = found;
     chart.setCrosshairPosition(value, ts(at), first.api);
     showHover(at);
   });
