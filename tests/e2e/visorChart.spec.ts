@@ -129,6 +129,19 @@ test('a chart of a DLR future: candles, a live last candle, a formula series, ra
   await page.mouse.move(box.x + box.width * 0.5, box.y - 200);
   await expect(otherRoot).not.toHaveAttribute('data-crosshair-time', /.*/);
 
+  // The canvas follows its grid cell: another window width, another cell width, the chart
+  // as wide as its cell.
+  const widths = () =>
+    dlr.locator('.vs-chart__canvas').evaluate((cell) => ({
+      cell: cell.getBoundingClientRect().width,
+      chart: cell.querySelector('.tv-lightweight-charts')?.getBoundingClientRect().width ?? -1,
+    }));
+  const before = await widths();
+  expect(Math.abs(before.chart - before.cell)).toBeLessThan(2);
+  await page.setViewportSize({ width: 1000, height: 1000 });
+  await expect.poll(async () => Math.abs((await widths()).cell - before.cell)).toBeGreaterThan(50);
+  await expect.poll(async () => Math.abs((await widths()).chart - (await widths()).cell)).toBeLessThan(2);
+
   // As left after a reload (drawn from the cache first, then current).
   await expectSaved(page);
   await page.reload();

@@ -255,7 +255,7 @@ export function mountChart(options: MountChartOptions): () => void {
       if (!item.legend) continue;
       const summary = valueAndChange(readerOf(item), time);
       const value = summary ? formatLegendValue(summary.value) : '—';
-      const change = summary ? formatLegendChange(summary.change, summary.changePct) : ' ';
+      const change = summary ? formatLegendChange(summary.value, summary.change, summary.changePct) : ' ';
       const sign = summary?.change == null ? '0' : String(Math.sign(summary.change));
       if (value !== item.shown.value) item.legend.value.nodeValue = item.shown.value = value;
       if (change !== item.shown.change) item.legend.changeText.nodeValue = item.shown.change = change;

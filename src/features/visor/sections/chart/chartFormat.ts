@@ -17,11 +17,11 @@ export function formatLegendValue(value: number): string {
   return formatNumber(value, decimalsOf(value));
 }
 
-/** '+12,50 (+1,05%)', or only the percent when there is no absolute change to show. */
-export function formatLegendChange(change: number | null, changePct: number | null): string {
+/** '+12,50 (+1,05%)', with the decimals of the value it changed (blank when there is no change to show). */
+export function formatLegendChange(value: number, change: number | null, changePct: number | null): string {
   if (change == null) return ' ';
   const pct = changePct == null ? '' : ` (${formatSigned(changePct, 2)}%)`;
-  return `${formatSigned(change, decimalsOf(change))}${pct}`;
+  return `${formatSigned(change, decimalsOf(value))}${pct}`;
 }
 
 /** A time of the chart (market seconds): 26/11/2026 14:35, or the day alone for daily candles. */
