@@ -119,7 +119,7 @@ export class VisoresDb extends Dexie {
     // A visor's section change kept until the server has it (a new store: the others keep their data).
     this.version(5).stores({ visorDrafts: '[userId+visor_id], userId' });
     // Issue 19: charts' history per symbol and request (a new store: the others keep their data).
-    this.version(6).stores({ chartHistory: '[symbol+key]' });
+    this.version(6).stores({ chartHistory: '[symbol+key], fetchedAt' });
   }
 }
 

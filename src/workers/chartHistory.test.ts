@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createHttpClient } from '../shared/http';
 import { VisoresDb } from '../shared/db';
 import { fakeFetch, type FetchCall } from '../../tests/fakes/worker/fakes';
-import { createChartHistory } from './chartHistory';
+import { createChartHistory, MAX_CACHED_HISTORIES } from './chartHistory';
 
 const H = 3600;
 /** Epoch seconds of 2026-11-23 (a Monday) at `hh`:`mm` UTC. */
@@ -82,6 +82,17 @@ describe('chart history in the worker', () => {
     await charts.wipe();
     expect(await db.chartHistory.count()).toBe(0);
     expect(await charts.cached('BYMA:AL30', '1M', '1d')).toBeNull();
+  });
+
+  it('keeps the latest histories and forgets the oldest beyond the cap', async () => {
+    const { charts, db } = setup(mondayUtc(15));
+    const old = Array.from({ length: MAX_CACHED_HISTORIES }, (_, i) => ({ symbol: `S${i}`, key: 'daily:22', candles: [], fetchedAt: i }));
+    await db.chartHistory.bulkPut(old);
+    await charts.fetch('BYMA:AL30', '1M', '1d');
+    expect(await db.chartHistory.count()).toBe(MAX_CACHED_HISTORIES);
+    expect(await db.chartHistory.get(['S0', 'daily:22'])).toBeUndefined();
+    expect(await db.chartHistory.get(['S1', 'daily:22'])).toBeDefined();
+    expect(await charts.cached('BYMA:AL30', '1M', '1d')).not.toBeNull();
   });
 
   it('shares one request between two charts of the same symbol and range', async () => {

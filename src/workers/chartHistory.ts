@@ -32,7 +32,13 @@ export interface ChartHistoryTable {
   get(key: [string, string]): Promise<ChartHistoryRecord | undefined>;
   put(record: ChartHistoryRecord): Promise<unknown>;
   clear(): Promise<unknown>;
+  count(): Promise<number>;
+  orderBy(index: 'fetchedAt'): { limit(count: number): { primaryKeys(): Promise<[string, string][]> } };
+  bulkDelete(keys: [string, string][]): Promise<unknown>;
 }
+
+/** Records kept at most: the charts of many visores, a few megabytes at worst. */
+export const MAX_CACHED_HISTORIES = 200;
 
 export interface ChartHistoryDeps {
   http: HttpClient;
@@ -79,12 +85,21 @@ export function createChartHistory(deps: ChartHistoryDeps) {
     return found.reverse().flat();
   }
 
+  /** Stores the record, then forgets the oldest beyond MAX_CACHED_HISTORIES. */
+  async function keep(record: ChartHistoryRecord): Promise<void> {
+    const table = deps.table;
+    if (!table) return;
+    await table.put(record);
+    const extra = (await table.count()) - MAX_CACHED_HISTORIES;
+    if (extra > 0) await table.bulkDelete(await table.orderBy('fetchedAt').limit(extra).primaryKeys());
+  }
+
   async function fetchRecord(symbol: string, request: HistoryRequest): Promise<ChartHistoryRecord> {
     const key = historyKey(request);
     const candles = request.kind === 'daily' ? await daily(symbol, request.limit) : await intraday(symbol, request.sessions);
     const record: ChartHistoryRecord = { symbol, key, candles, fetchedAt: now() };
     // The cache is a convenience: a full or closed database must not fail the chart.
-    await deps.table?.put(record).catch(() => undefined);
+    await keep(record).catch(() => undefined);
     return record;
   }
 
