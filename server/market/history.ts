@@ -28,6 +28,18 @@ function startOfUtcDay(ms: number): number {
   return ms - (ms % DAY_MS);
 }
 
+/** Buenos Aires is UTC−3 all year. */
+const MARKET_OFFSET_MS = 3 * 60 * 60 * 1000;
+
+/**
+ * The market's day of an instant (00:00 UTC of its date in Buenos Aires): the simulator's
+ * session day (simulator/quotes.ts starts a session when Buenos Aires starts a day), so the
+ * history's today is the day the live ticks belong to.
+ */
+function marketDay(ms: number): number {
+  return startOfUtcDay(ms - MARKET_OFFSET_MS);
+}
+
 /** Candles whose closes walk backwards from `lastClose` with volatility `sigma` per period. */
 function walkBack(times: number[], lastClose: number, sigma: number, tick: number, seed: number): Candle[] {
   const random = seededRandom(seed);
@@ -55,32 +67,41 @@ function walkBack(times: number[], lastClose: number, sigma: number, tick: numbe
 /** Weekday candles, oldest first, the last one today's, closing at the live price. */
 export function dailyCandles(symbol: string, limit: number, lastPrice: number, tick: number, now: number, seed: number): Candle[] {
   const times: number[] = [];
-  for (let day = startOfUtcDay(now); times.length < limit; day -= DAY_MS) if (isWeekday(day)) times.push(day);
+  for (let day = marketDay(now); times.length < limit; day -= DAY_MS) if (isWeekday(day)) times.push(day);
   times.reverse();
   return walkBack(times, lastPrice, 0.015, tick, seed ^ hashText(`daily:${symbol}`));
 }
 
 /**
- * Minute candles of one session day. Today's end at the current minute and the live price;
- * a past day's end at that day's daily close. Weekends and future days have none.
+ * Minute candles of one day. A past weekday has its 11:00–17:00 session, ending at that day's
+ * daily close. Today (the market's day in Buenos Aires) has every minute the simulator has
+ * traded: it trades around the clock, so today runs from 00:00 in Buenos Aires up to the
+ * current minute and ends at the live price; a chart opened before 11:00 shows the same
+ * minutes its live ticks then extend. Past weekends and future days have none.
  */
 export function intradayCandles(symbol: string, date: string, lastPrice: number, tick: number, now: number, seed: number): Candle[] | null {
   const day = parseIsoDate(date);
   if (!day) return null;
   const dayMs = day.getTime();
-  const today = startOfUtcDay(now);
-  if (dayMs > today || !isWeekday(dayMs)) return [];
-  const open = dayMs + SESSION_OPEN_UTC_MINUTES * 60_000;
-  const minutes = dayMs === today ? Math.min(SESSION_MINUTES, Math.floor((now - open) / 60_000) + 1) : SESSION_MINUTES;
-  if (minutes <= 0) return [];
+  const today = marketDay(now);
+  if (dayMs > today) return [];
+  let open: number;
+  let minutes: number;
   let close = lastPrice;
-  if (dayMs < today) {
+  if (dayMs === today) {
+    open = dayMs + MARKET_OFFSET_MS;
+    minutes = Math.floor((now - open) / 60_000) + 1;
+  } else {
+    if (!isWeekday(dayMs)) return [];
+    open = dayMs + SESSION_OPEN_UTC_MINUTES * 60_000;
+    minutes = SESSION_MINUTES;
     let daysBack = 0;
     for (let cursor = today; cursor > dayMs; cursor -= DAY_MS) if (isWeekday(cursor)) daysBack += 1;
     if (daysBack >= MAX_DAILY_CANDLES) return [];
     const daily = dailyCandles(symbol, daysBack + 1, lastPrice, tick, now, seed);
     close = daily[0]!.close;
   }
+  if (minutes <= 0) return [];
   const times = Array.from({ length: minutes }, (_, i) => open + i * 60_000);
   // Seeded by the day, not by how the date was written: 2026-11-20 and 20261120 are one day.
   return walkBack(times, close, 0.0008, tick, seed ^ hashText(`intraday:${symbol}:${yyyymmdd(day)}`));

@@ -208,6 +208,9 @@ export const ChartConfig = z.strictObject({
   interval: z.enum(CHART_INTERVALS),
   range: z.enum(CHART_RANGES),
 });
+export type ChartInterval = (typeof CHART_INTERVALS)[number];
+export type ChartRange = (typeof CHART_RANGES)[number];
+export type ChartConfig = z.infer<typeof ChartConfig>;
 
 export const CURVE_RATES = ['tna', 'tea'] as const;
 

@@ -2,6 +2,7 @@
 // writes) and the tabs (which read with useLiveQuery). Schema changes are new
 // `db.version(n)` entries, never edits of a released one; the spec fixes version 3.
 import { Dexie, type EntityTable, type Table } from 'dexie';
+import type { Candle } from '../lib/candles';
 import type { MarketData } from '../protocol/market';
 import type { FavItem, FolderNode, ReadVisor, Section, TreeNode, Visor } from '../protocol/workspace';
 
@@ -79,6 +80,19 @@ export interface VisorDraftRecord {
   savedAt: number;
 }
 
+/**
+ * A chart's history of one symbol (issue 19): what one request shape answered (`key`,
+ * lib/candles.ts historyKey: the minutes of the last sessions, or so many daily candles),
+ * in market seconds, so a chart seen before draws at once, offline too, marked stale.
+ */
+export interface ChartHistoryRecord {
+  symbol: string;
+  key: string;
+  candles: Candle[];
+  /** Epoch ms of the answer. */
+  fetchedAt: number;
+}
+
 export const DB_NAME = 'visores';
 
 export class VisoresDb extends Dexie {
@@ -89,6 +103,7 @@ export class VisoresDb extends Dexie {
   favourites!: EntityTable<FavouritesRecord, 'userId'>;
   recentVisores!: Table<RecentVisorRecord, [string, string]>;
   visorDrafts!: Table<VisorDraftRecord, [string, string]>;
+  chartHistory!: Table<ChartHistoryRecord, [string, string]>;
 
   constructor(name = DB_NAME) {
     super(name);
@@ -103,6 +118,8 @@ export class VisoresDb extends Dexie {
     this.version(4).stores({ recentVisores: '[userId+visor_id], userId' });
     // A visor's section change kept until the server has it (a new store: the others keep their data).
     this.version(5).stores({ visorDrafts: '[userId+visor_id], userId' });
+    // Issue 19: charts' history per symbol and request (a new store: the others keep their data).
+    this.version(6).stores({ chartHistory: '[symbol+key], fetchedAt' });
   }
 }
 

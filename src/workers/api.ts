@@ -9,7 +9,8 @@
 import type { Quote } from '../lib/quote';
 import type { Fill } from '../protocol/broker';
 import type { ControlEvent } from '../protocol/socket';
-import type { ReadVisor, Visor } from '../protocol/workspace';
+import type { ChartInterval, ChartRange, ReadVisor, Visor } from '../protocol/workspace';
+import type { ChartHistory } from './chartHistory';
 import type { LogEntry } from './eventLog';
 import type { CachedPositions } from './positionsAccounts';
 import type { PositionsStatus } from './positionsConnection';
@@ -18,6 +19,7 @@ import type { SeccionesSave, SeccionesSaveAnswer, TreeChangeRequest, VisorFields
 
 export type {
   CachedPositions,
+  ChartHistory,
   Fill,
   LogEntry,
   PositionsStatus,
@@ -113,6 +115,12 @@ export interface DataWorkerApi {
   getMarketStatus(): Promise<MarketStatus>;
   /** The worker's latest state of a symbol, if it has one. */
   getQuote(symbol: string): Promise<Quote | null>;
+
+  // ── Charts (issue 19) ───────────────────────────────────────────────────────────
+  /** The symbol's candles for the chart as last fetched (kept in Dexie), or null: drawn at once, marked stale. */
+  cachedChartHistory(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory | null>;
+  /** The symbol's candles from the server (daily history, or the minutes of the last sessions gathered into the interval), kept. */
+  chartHistory(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory>;
 
   // ── Waiting helpers (spec section 5) ─────────────────────────────────────────────
   /** Resolves when every symbol has data; rejects 'Timeout: Symbols not ready within {ms}ms'. */

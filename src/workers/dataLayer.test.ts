@@ -130,13 +130,14 @@ describe('data worker API over Comlink', () => {
     await expect(remote.getPositions('DEMO-X')).resolves.toBeNull();
   });
 
-  it("a logout wipes the user's cached workspace, pending visor drafts and the last quotes, and stops the market socket first", async () => {
+  it("a logout wipes the user's cached workspace, pending visor drafts, the last quotes and the charts' history, and stops the market socket first", async () => {
     const { server, remote, db } = connect();
     await remote.setSession({ token: 'tok', userId: 'u1' });
     server.current.accept();
     await db.folderTrees.put({ userId: 'u1', nodes: [], version: 3, syncedAt: 1 });
     await db.folderTrees.put({ userId: 'u2', nodes: [], version: 1, syncedAt: 1 });
     await db.quotes.put({ symbol: 'DLR/DIC26', md: { OP: 1450 }, receivedAt: 1 });
+    await db.chartHistory.put({ symbol: 'DLR/DIC26', key: 'daily:66', candles: [{ time: 1, open: 1, high: 1, low: 1, close: 1, volume: 1 }], fetchedAt: 1 });
     const draft = { visor_id: 'v1', base: [], version: 1, draft: [], editor: 'tab', savedAt: 1 };
     await db.visorDrafts.bulkPut([
       { ...draft, userId: 'u1' },
@@ -146,10 +147,12 @@ describe('data worker API over Comlink', () => {
     // The same user with a new token keeps everything.
     await remote.setSession({ token: 'tok2', userId: 'u1' });
     expect(await db.quotes.count()).toBe(1);
+    expect(await db.chartHistory.count()).toBe(1);
     expect(await db.folderTrees.get('u1')).toBeDefined();
 
     await remote.setSession(null);
     expect(await db.quotes.count()).toBe(0);
+    expect(await db.chartHistory.count()).toBe(0);
     expect(await db.folderTrees.get('u1')).toBeUndefined();
     // The visor changes the server did not confirm go too.
     expect(await db.visorDrafts.get(['u1', 'v1'])).toBeUndefined();

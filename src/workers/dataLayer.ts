@@ -7,6 +7,7 @@ import type { VisoresDb } from '../shared/db';
 import { toPlainError, type PlainError, type Result } from '../shared/errors';
 import { createHttpClient, type FetchLike } from '../shared/http';
 import type { DataWorkerApi, WorkerSession } from './api';
+import { createChartHistory } from './chartHistory';
 import { createEventLog, type EventLog } from './eventLog';
 import { createMarketService, type MarketServiceOptions } from './market';
 import { createPositionsSocket } from './positionsSocket';
@@ -89,6 +90,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
   const market = createMarketService({ ...env, http, log: env.log ?? eventLog, onTabGone: releaseAll });
   const positions = createPositionsSocket({ url: env.positionsSocketUrl, getToken, WebSocket: env.WebSocket, http: positionsHttp, log: eventLog });
   const sync = createWorkspaceSync({ db: env.db, http, getSession: () => session, log: eventLog });
+  const charts = createChartHistory({ http, table: env.db.chartHistory });
 
   positions.onSnapshot((account, snapshot) => {
     for (const [tabId, accounts] of holds) if (accounts.has(account)) market.portOf(tabId)?.postMessage({ type: 'positions', account, snapshot });
@@ -113,7 +115,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
           // Logout (or another user): the socket stops before the wipe, so no tick of the
           // old session is cached after it; the last quotes seen are the old user's data too.
           market.setToken(null);
-          await Promise.all([sync.wipe(previous.userId), market.clearQuoteCache()]);
+          await Promise.all([sync.wipe(previous.userId), market.clearQuoteCache(), charts.wipe()]);
         }
       }
       session = next;
@@ -133,6 +135,8 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     unsubscribe: (tabId, symbols) => market.unsubscribe(tabId, symbols),
     getMarketStatus: async () => market.getMarketStatus(),
     getQuote: async (symbol) => market.getQuote(symbol),
+    cachedChartHistory: (symbol, range, interval) => charts.cached(symbol, range, interval),
+    chartHistory: (symbol, range, interval) => charts.fetch(symbol, range, interval),
     waitForSymbols: (symbols, timeoutMs) => market.waitForSymbols(symbols, timeoutMs),
     waitForExpiration: (symbol, timeoutMs) => market.waitForExpiration(symbol, timeoutMs),
     getExpirationDates: (symbols) => market.getExpirationDates(symbols),

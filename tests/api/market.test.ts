@@ -27,11 +27,13 @@ const SPANISH_MONTHS = ['ENE', 'FEB', 'MAR', 'ABR', 'MAY', 'JUN', 'JUL', 'AGO', 
 
 const isWeekday = (ms: number) => ![0, 6].includes(new Date(ms).getUTCDay());
 const startOfUtcDay = (ms: number) => ms - (ms % DAY_MS);
+/** The market's day of an instant: its date in Buenos Aires (UTC−3), at 00:00 UTC. */
+const marketDay = (ms: number) => startOfUtcDay(ms - 3 * 60 * 60_000);
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const compactDay = (ms: number) => isoDay(ms).replaceAll('-', '');
-/** The latest day before `ms` whose UTC weekday satisfies `accept`. */
+/** The latest market day before `ms`'s whose weekday satisfies `accept`. */
 function dayBefore(ms: number, accept: (ms: number) => boolean): number {
-  let day = startOfUtcDay(ms) - DAY_MS;
+  let day = marketDay(ms) - DAY_MS;
   while (!accept(day)) day -= DAY_MS;
   return day;
 }
@@ -263,7 +265,7 @@ describe('market REST on sqlite', () => {
       const now = server.clock.now();
       expect(await candlesOf('BYMA:GGAL', isoDay(dayBefore(now, (ms) => new Date(ms).getUTCDay() === 6)))).toEqual([]);
       expect(await candlesOf('BYMA:GGAL', isoDay(dayBefore(now, (ms) => new Date(ms).getUTCDay() === 0)))).toEqual([]);
-      expect(await candlesOf('BYMA:GGAL', isoDay(startOfUtcDay(now) + 3 * DAY_MS))).toEqual([]);
+      expect(await candlesOf('BYMA:GGAL', isoDay(marketDay(now) + 3 * DAY_MS))).toEqual([]);
     });
 
     it.each([['2026-02-30'], ['ayer'], ['2026-13-01'], ['20261']])('refuses the date %j with 400 naming it', async (date) => {
@@ -290,7 +292,7 @@ describe('market REST on sqlite', () => {
         expectCoherentCandle(candle);
       });
       // The last candle is the latest weekday up to today.
-      const today = startOfUtcDay(server.clock.now());
+      const today = marketDay(server.clock.now());
       expect(data.at(-1)!.time).toBe(isoDay(isWeekday(today) ? today : dayBefore(today, isWeekday)));
       expect(data.at(-1)!.close).toBe(livePrice(symbol));
     });
@@ -383,37 +385,51 @@ describe("today's intraday candles on sqlite", () => {
     await server?.close();
   });
 
-  it('are none before the open, then one a minute up to now, ending at the live last price', async () => {
+  it('agree with the simulator, which trades around the clock: today is every minute since 00:00 in Buenos Aires, before the open too, ending at the live last price', async () => {
     // The next weekday after the real today, so the clock (which only moves forward) can stand
     // before its session, inside it, and after it.
-    let day = startOfUtcDay(server.clock.now()) + DAY_MS;
+    let day = marketDay(server.clock.now()) + DAY_MS;
     while (!isWeekday(day)) day += DAY_MS;
     const moveTo = (utcMinutes: number) => server.clock.advance(day + utcMinutes * 60_000 - server.clock.now());
     const symbol = 'MERV - XMEV - YPFD - 24hs';
-    const intraday = async () => {
+    const intraday = async (date = isoDay(day)) => {
       // Signed in at each step: the clock jumps over the idle limit of a session.
       const demo = await session(server);
-      return expectBody(await demo.api.post('/api/get_intradia', { symbol: 'BYMA:YPFD', date: isoDay(day) }), IntradayResponse).data;
+      return expectBody(await demo.api.post('/api/get_intradia', { symbol: 'BYMA:YPFD', date }), IntradayResponse).data;
     };
+    const dayStart = day + 3 * 60 * 60_000; // 00:00 in Buenos Aires
 
-    moveTo(13 * 60 + 59);
-    expect(await intraday()).toEqual([]);
-
-    moveTo(16 * 60 + 30);
+    // 08:30 in Buenos Aires, long before the 11:00 open: the simulator trades, and so the
+    // intraday answers the minutes it traded, the last one now, at the live price.
+    moveTo(11 * 60 + 30);
     server.app.ctx.market.feeds.advance('tv', 3000);
-    const live = server.app.ctx.market.hub.latest(symbol)!.LA!.price;
-    const candles = await intraday();
-    expect(candles).toHaveLength(151); // 14:00 … 16:30
-    expect(candles[0]!.time).toBe((day + 14 * 60 * 60_000) / 1000);
-    expect(candles.at(-1)!.time).toBe((day + (16 * 60 + 30) * 60_000) / 1000);
-    expect(candles.at(-1)!.close).toBe(live);
-    for (const candle of candles) expectCoherentCandle(candle);
+    const early = await intraday();
+    expect(early).toHaveLength(8 * 60 + 30 + 1); // 00:00 … 08:30
+    expect(early[0]!.time).toBe(dayStart / 1000);
+    expect(early.at(-1)!.time).toBe((day + (11 * 60 + 30) * 60_000) / 1000);
+    expect(early.at(-1)!.close).toBe(server.app.ctx.market.hub.latest(symbol)!.LA!.price);
+    early.forEach((candle, i) => {
+      if (i > 0) expect(candle.time - early[i - 1]!.time).toBe(60);
+      expectCoherentCandle(candle);
+    });
 
+    // After the close it still follows the simulator, up to now.
     moveTo(21 * 60);
     server.app.ctx.market.feeds.advance('tv', 3000);
-    const closing = await intraday();
-    expect(closing).toHaveLength(360);
-    expect(closing.at(-1)!.close).toBe(server.app.ctx.market.hub.latest(symbol)!.LA!.price);
+    const late = await intraday();
+    expect(late).toHaveLength(18 * 60 + 1);
+    expect(late.at(-1)!.close).toBe(server.app.ctx.market.hub.latest(symbol)!.LA!.price);
+
+    // 01:00 UTC of the next day is still this day in Buenos Aires: the next date has nothing yet.
+    moveTo(24 * 60 + 60);
+    expect(await intraday(isoDay(day + DAY_MS))).toEqual([]);
+    expect(await intraday()).toHaveLength(22 * 60 + 1);
+
+    // A day later it is a past day: its 11:00–17:00 session only.
+    moveTo(2 * 24 * 60 + 4 * 60);
+    const past = await intraday();
+    expect(past).toHaveLength(360);
+    expect(past[0]!.time).toBe((day + 14 * 60 * 60_000) / 1000);
   });
 });
 

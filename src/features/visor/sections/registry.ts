@@ -2,6 +2,7 @@
 // The grid and the frame know only this map; a type without an entry is drawn as a frame
 // that says it is not available yet.
 import type { SectionType } from '../../../protocol/workspace';
+import { chartSection } from './chart';
 import { curveSection } from './curve';
 import { formulaSection } from './formula';
 import { positionsSection } from './positions';
@@ -13,6 +14,7 @@ export type SectionRegistry = { [T in SectionType]?: SectionModule<T> };
 export const sectionRegistry: SectionRegistry = {
   quotes: quotesSection,
   formula: formulaSection,
+  chart: chartSection,
   curve: curveSection,
   positions: positionsSection,
 };

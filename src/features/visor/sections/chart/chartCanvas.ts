@@ -1,0 +1,328 @@
+// The chart section's canvas (issue 19), outside React: one lightweight-charts instance per
+// mount, its series, the live last candle, the legend's text and the visor's shared
+// crosshair. History goes in with setData when it arrives (the cache, then the server);
+// ticks go in with update() on the last bar, at most once per animation frame. Everything
+// it made is released by the function mountChart returns.
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  CrosshairMode,
+  HistogramSeries,
+  LineSeries,
+  PriceScaleMode,
+  type IChartApi,
+  type ISeriesApi,
+  type MouseEventParams,
+  type SeriesType,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { subscribeQuotes, type QuoteState } from '../../../../data/store';
+import { holdSymbol } from '../../../../data/worker';
+import {
+  candlesReader,
+  formulaLine,
+  pointsReader,
+  valueAndChange,
+  type SeriesReader,
+  marketSeconds,
+  liveCandle,
+  livePoint,
+  needsPercentScale,
+  type Candle,
+  type ChartSeriesSpec,
+  type LinePoint,
+} from '../../../../lib/candles';
+import { evaluateFormula } from '../../../../lib/formula';
+import { ALTERNATE_COLORS } from '../../../../lib/palette';
+import { lastPrice } from '../../../../lib/quoteColumns';
+import type { ChartInterval, ChartRange } from '../../../../protocol/workspace';
+import { joinCrosshairSync, syncAnchor } from './crosshairSync';
+import { loadHistory, type HistoryStatus } from '../../../../data/chartHistory';
+import { formatChartTime, formatLegendChange, formatLegendValue } from './chartFormat';
+
+export interface ChartSeriesView {
+  spec: ChartSeriesSpec;
+  color: string;
+}
+
+export interface MountChartOptions {
+  /** Where the canvas goes (sized by its grid cell). */
+  container: HTMLElement;
+  /** The section's chart root: its legend rows and the crosshair's data attribute. */
+  root: HTMLElement;
+  series: readonly ChartSeriesView[];
+  range: ChartRange;
+  /** The interval drawn (lib/candles effectiveInterval). */
+  interval: ChartInterval;
+  onStatus(status: HistoryStatus): void;
+}
+
+const UP = '#22c55e';
+const DOWN = '#ef4444';
+
+/** The page's colours where the chart is (the light or dark palette of styles.css). */
+function themeOf(element: HTMLElement) {
+  const style = getComputedStyle(element);
+  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
+  return { background: read('--surface', '#ffffff'), text: read('--text-muted', '#5c6375'), border: read('--border', '#dcdfe6') };
+}
+
+function themeOptions(element: HTMLElement) {
+  const theme = themeOf(element);
+  return {
+    layout: { background: { type: ColorType.Solid, color: theme.background }, textColor: theme.text },
+    grid: { vertLines: { color: theme.border }, horzLines: { color: theme.border } },
+    rightPriceScale: { borderColor: theme.border },
+    timeScale: { borderColor: theme.border },
+  } as const;
+}
+
+/** One series on the canvas: its data as drawn and its lightweight-charts series. */
+interface Drawn {
+  view: ChartSeriesView;
+  api: ISeriesApi<SeriesType> | null;
+  candles: Candle[] | null;
+  points: LinePoint[] | null;
+  legend: { value: Text; change: HTMLElement; changeText: Text } | null;
+  shown: { value: string; change: string; sign: string };
+}
+
+const ts = (time: number) => time as UTCTimestamp;
+
+export function mountChart(options: MountChartOptions): () => void {
+  const { container, root, series, interval } = options;
+  const intraday = interval !== '1d';
+  const candleMode = series.length === 1 && series[0]!.spec.kind === 'symbol';
+  const chart: IChartApi = createChart(container, {
+    autoSize: true,
+    ...themeOptions(root),
+    crosshair: { mode: CrosshairMode.Normal },
+    localization: { locale: 'es-AR', priceFormatter: (price: number) => formatLegendValue(price) },
+    timeScale: { ...themeOptions(root).timeScale, timeVisible: intraday, secondsVisible: false },
+  });
+
+  const drawn: Drawn[] = series.map((view, index) => {
+    const row = root.querySelector<HTMLElement>(`[data-series-index="${index}"]`);
+    const valueNode = row?.querySelector('[data-field="value"]');
+    const changeNode = row?.querySelector<HTMLElement>('[data-field="change"]');
+    const legend =
+      valueNode?.firstChild && changeNode?.firstChild
+        ? { value: valueNode.firstChild as Text, change: changeNode, changeText: changeNode.firstChild as Text }
+        : null;
+    let api: ISeriesApi<SeriesType> | null = null;
+    if (view.spec.kind !== 'invalid') {
+      api = candleMode
+        ? chart.addSeries(CandlestickSeries, { upColor: UP, downColor: DOWN, wickUpColor: UP, wickDownColor: DOWN, borderVisible: false }, 0)
+        : chart.addSeries(LineSeries, { color: view.color, lineWidth: 2, priceLineVisible: false }, 0);
+    }
+    return { view, api, candles: null, points: null, legend, shown: { value: '', change: '', sign: '' } };
+  });
+  // Volume as a histogram in a pane of its own, on its own scale: the alternate palette.
+  const volume =
+    candleMode && drawn[0]!.api
+      ? chart.addSeries(HistogramSeries, { color: ALTERNATE_COLORS[0], priceFormat: { type: 'volume' }, priceLineVisible: false }, 1)
+      : null;
+  chart.panes()[1]?.setStretchFactor(0.25);
+
+  root.dataset.mode = candleMode ? 'candles' : 'lines';
+  /** How many bars the first series has, on the root for tests and support (written when it changes). */
+  const countBars = () => {
+    const first = drawn[0];
+    const bars = String(first ? (first.candles?.length ?? first.points?.length ?? 0) : 0);
+    if (root.dataset.bars !== bars) root.dataset.bars = bars;
+  };
+  const timeText = root.querySelector('[data-field="crosshair-time"]')?.firstChild as Text | null | undefined;
+  let disposed = false;
+  let fitted = false;
+  let hoverTime: number | null = null;
+
+  // ── Data ────────────────────────────────────────────────────────────────────────
+  const symbolCandles = new Map<string, Candle[]>();
+  const legsOf = (spec: ChartSeriesSpec): string[] => (spec.kind === 'symbol' ? [spec.symbol] : spec.kind === 'formula' ? spec.symbols : []);
+
+  /** The series as the legend and the crosshair read it (closes of candles, a line's points). */
+  const readerOf = (item: Drawn): SeriesReader => (item.points ? pointsReader(item.points) : candlesReader(item.candles ?? []));
+
+  function redraw(): void {
+    for (const item of drawn) {
+      const { spec } = item.view;
+      if (!item.api || spec.kind === 'invalid') continue;
+      const legs = legsOf(spec);
+      if (!legs.every((symbol) => symbolCandles.has(symbol))) continue;
+      if (spec.kind === 'symbol' && candleMode) {
+        item.candles = symbolCandles.get(spec.symbol)!.map((candle) => ({ ...candle }));
+        item.api.setData(item.candles.map((candle) => ({ time: ts(candle.time), open: candle.open, high: candle.high, low: candle.low, close: candle.close })));
+        volume?.setData(
+          item.candles.map((candle) => ({
+            time: ts(candle.time),
+            value: candle.volume,
+            color: candle.close >= candle.open ? ALTERNATE_COLORS[2] : ALTERNATE_COLORS[3],
+          })),
+        );
+      } else {
+        item.points =
+          spec.kind === 'symbol'
+            ? symbolCandles.get(spec.symbol)!.map((candle) => ({ time: candle.time, value: candle.close }))
+            : formulaLine(spec.ast, new Map(legs.map((symbol) => [symbol, symbolCandles.get(symbol)!])));
+        // A gap is whitespace: no point, no line through it.
+        item.api.setData(item.points.map((point) => (point.value == null ? { time: ts(point.time) } : { time: ts(point.time), value: point.value })));
+      }
+    }
+    // Series of very different levels (a bond and the dollar) share one scale in percent.
+    const levels = drawn.map((item) => valueAndChange(readerOf(item))?.value ?? null);
+    chart.priceScale('right').applyOptions({ mode: !candleMode && needsPercentScale(levels) ? PriceScaleMode.Percentage : PriceScaleMode.Normal });
+    if (!fitted && drawn.some((item) => item.candles ?? item.points)) {
+      fitted = true;
+      chart.timeScale().fitContent();
+    }
+    applyLive();
+    writeLegend();
+    countBars();
+  }
+
+  const symbols = [...new Set(drawn.flatMap((item) => legsOf(item.view.spec)))];
+  const stopHistory = loadHistory(symbols, options.range, interval, {
+    onCandles(symbol, candles) {
+      if (disposed) return;
+      symbolCandles.set(symbol, candles);
+      redraw();
+    },
+    onStatus: (status) => {
+      if (!disposed) options.onStatus(status);
+    },
+  });
+
+  // ── Live ────────────────────────────────────────────────────────────────────────
+  let states: ReadonlyMap<string, QuoteState | null> = new Map();
+  let frame = 0;
+  const stopQuotes = subscribeQuotes(symbols, (next) => {
+    states = next;
+    if (frame === 0 && !disposed) frame = requestAnimationFrame(onFrame);
+  });
+  const releases = symbols.map((symbol) => holdSymbol(symbol, container));
+
+  function onFrame(): void {
+    frame = 0;
+    applyLive();
+    countBars();
+    if (hoverTime == null) writeLegend();
+  }
+
+  /** The series' value now and the time of its latest trade (epoch ms), or null. */
+  function liveValue(spec: ChartSeriesSpec): { value: number; at: number } | null {
+    const quoteOf = (symbol: string) => states.get(symbol)?.quote;
+    if (spec.kind === 'symbol') {
+      const price = lastPrice(quoteOf(spec.symbol));
+      return price == null ? null : { value: price, at: quoteOf(spec.symbol)?.md.LA?.date ?? Date.now() };
+    }
+    if (spec.kind !== 'formula') return null;
+    const value = evaluateFormula(spec.ast, (symbol) => lastPrice(quoteOf(symbol)));
+    if (value == null || !Number.isFinite(value)) return null;
+    const times = spec.symbols.map((symbol) => quoteOf(symbol)?.md.LA?.date).filter((at): at is number => typeof at === 'number');
+    return { value, at: times.length > 0 ? Math.max(...times) : Date.now() };
+  }
+
+  function applyLive(): void {
+    for (const item of drawn) {
+      if (!item.api) continue;
+      const live = liveValue(item.view.spec);
+      if (!live) continue;
+      const time = marketSeconds(live.at);
+      if (item.candles) {
+        const next = liveCandle(item.candles.at(-1) ?? null, live.value, time, interval);
+        if (!next) continue;
+        if (next.isNew) item.candles.push(next.candle);
+        else item.candles[item.candles.length - 1] = next.candle;
+        const { candle } = next;
+        item.api.update({ time: ts(candle.time), open: candle.open, high: candle.high, low: candle.low, close: candle.close });
+        if (next.isNew) volume?.update({ time: ts(candle.time), value: 0 });
+      } else if (item.points) {
+        const next = livePoint(item.points.at(-1) ?? null, live.value, time, interval);
+        if (!next) continue;
+        if (next.isNew) item.points.push(next.point);
+        else item.points[item.points.length - 1] = next.point;
+        item.api.update({ time: ts(next.point.time), value: live.value });
+      }
+    }
+  }
+
+  // ── Legend ──────────────────────────────────────────────────────────────────────
+  /** Each series' value at `time` (the last at or before it), or its last value. */
+  function writeLegend(time: number | null = null): void {
+    for (const item of drawn) {
+      if (!item.legend) continue;
+      const summary = valueAndChange(readerOf(item), time);
+      const value = summary ? formatLegendValue(summary.value) : '—';
+      const change = summary ? formatLegendChange(summary.value, summary.change, summary.changePct) : ' ';
+      const sign = summary?.change == null ? '0' : String(Math.sign(summary.change));
+      if (value !== item.shown.value) item.legend.value.nodeValue = item.shown.value = value;
+      if (change !== item.shown.change) item.legend.changeText.nodeValue = item.shown.change = change;
+      if (sign !== item.shown.sign) item.legend.change.dataset.sign = item.shown.sign = sign;
+    }
+    if (timeText) timeText.nodeValue = time == null ? ' ' : formatChartTime(time, intraday);
+  }
+
+  // ── Crosshair, shared with the visor's other charts ─────────────────────────────
+  let hovered = false;
+  const onEnter = () => {
+    hovered = true;
+  };
+  const onLeave = () => {
+    hovered = false;
+    showHover(null);
+    sync.publish(null);
+  };
+  container.addEventListener('pointerenter', onEnter);
+  container.addEventListener('pointerleave', onLeave);
+
+  function showHover(time: number | null): void {
+    hoverTime = time;
+    if (time == null) delete root.dataset.crosshairTime;
+    else root.dataset.crosshairTime = String(time);
+    writeLegend(time);
+  }
+
+  const onCrosshairMove = (param: MouseEventParams<Time>) => {
+    if (!hovered) return;
+    const time = typeof param.time === 'number' ? param.time : null;
+    showHover(time);
+    sync.publish(time);
+  };
+  chart.subscribeCrosshairMove(onCrosshairMove);
+
+  const sync = joinCrosshairSync(syncAnchor(container), (time) => {
+    if (disposed || hovered) return;
+    const first = drawn.find((item) => item.api && (item.candles ?? item.points));
+    const found = time == null || !first ? null : valueAndChange(readerOf(first), time);
+    if (found == null || !first?.api) {
+      chart.clearCrosshairPosition();
+      showHover(null);
+      return;
+    }
+    const { value, time: at } = found;
+    chart.setCrosshairPosition(value, ts(at), first.api);
+    showHover(at);
+  });
+
+  // ── Theme ───────────────────────────────────────────────────────────────────────
+  const themeWatch = new MutationObserver(() => chart.applyOptions(themeOptions(root)));
+  themeWatch.observe(root.ownerDocument.documentElement, { attributes: true, attributeFilter: ['data-theme', 'data-color-theme'] });
+
+  return () => {
+    disposed = true;
+    if (frame !== 0) cancelAnimationFrame(frame);
+    stopHistory();
+    stopQuotes();
+    releases.forEach((release) => release());
+    sync.leave();
+    themeWatch.disconnect();
+    container.removeEventListener('pointerenter', onEnter);
+    container.removeEventListener('pointerleave', onLeave);
+    chart.unsubscribeCrosshairMove(onCrosshairMove);
+    chart.remove();
+    delete root.dataset.crosshairTime;
+    delete root.dataset.bars;
+  };
+}

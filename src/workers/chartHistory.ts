@@ -1,0 +1,137 @@
+// Charts' history in the worker (issue 19): daily candles from POST
+// /visores/search/symbol/history, minute candles of the last sessions from POST /get_intradia,
+// kept in Dexie per symbol and request, and gathered into the chart's interval here, so a
+// tab gets the candles it draws. Before today has data (a weekend, just after midnight) the
+// minutes walk back to the last days that have them.
+import {
+  aggregateCandles,
+  dayTime,
+  historyKey,
+  historyRequest,
+  MARKET_OFFSET_SECONDS,
+  marketDate,
+  marketSeconds,
+  effectiveInterval,
+  type Candle,
+  type HistoryRequest,
+} from '../lib/candles';
+import { HistoryResponse, IntradayResponse } from '../protocol/market';
+import type { ChartInterval, ChartRange } from '../protocol/workspace';
+import type { ChartHistoryRecord } from '../shared/db';
+import type { HttpClient } from '../shared/http';
+
+/** A symbol's candles at the chart's interval, oldest first, and when the server gave them. */
+export interface ChartHistory {
+  candles: Candle[];
+  /** Epoch ms of the server's answer they come from. */
+  fetchedAt: number;
+}
+
+/** The part of Dexie's chartHistory table used here. */
+export interface ChartHistoryTable {
+  get(key: [string, string]): Promise<ChartHistoryRecord | undefined>;
+  put(record: ChartHistoryRecord): Promise<unknown>;
+  clear(): Promise<unknown>;
+  count(): Promise<number>;
+  orderBy(index: 'fetchedAt'): { limit(count: number): { primaryKeys(): Promise<[string, string][]> } };
+  bulkDelete(keys: [string, string][]): Promise<unknown>;
+}
+
+/** Records kept at most: the charts of many visores, a few megabytes at worst. */
+export const MAX_CACHED_HISTORIES = 200;
+
+export interface ChartHistoryDeps {
+  http: HttpClient;
+  table: ChartHistoryTable | null;
+  now?: () => number;
+}
+
+const DAY_SECONDS = 86_400;
+/** Days asked at once when walking back for sessions with minutes (a weekend and a holiday fit). */
+const EXTRA_DAYS = 3;
+/** How many such batches before giving up (a long closure). */
+const MAX_BATCHES = 4;
+
+export function createChartHistory(deps: ChartHistoryDeps) {
+  const now = deps.now ?? Date.now;
+  /** One request per symbol and shape at a time: two charts of one symbol share it. */
+  const inFlight = new Map<string, Promise<ChartHistoryRecord>>();
+
+  async function daily(symbol: string, limit: number): Promise<Candle[]> {
+    const { body } = await deps.http.request('POST', '/visores/search/symbol/history', { body: { symbol, limit }, schema: HistoryResponse });
+    return body.data.flatMap(({ time, ...rest }) => {
+      const at = dayTime(time);
+      return at == null ? [] : [{ time: at, ...rest }];
+    });
+  }
+
+  async function minutesOf(symbol: string, date: string): Promise<Candle[]> {
+    const { body } = await deps.http.request('POST', '/get_intradia', { body: { symbol, date }, schema: IntradayResponse });
+    return body.data.map((candle) => ({ ...candle, time: candle.time - MARKET_OFFSET_SECONDS }));
+  }
+
+  /** The minutes of the last `sessions` days that have any, walking back from today (the market's day). */
+  async function intraday(symbol: string, sessions: number): Promise<Candle[]> {
+    const today = Math.floor(marketSeconds(now()) / DAY_SECONDS) * DAY_SECONDS;
+    const found: Candle[][] = [];
+    let back = 0;
+    for (let batch = 0; batch < MAX_BATCHES && found.length < sessions; batch++) {
+      const count = sessions - found.length + EXTRA_DAYS;
+      const dates = Array.from({ length: count }, (_, i) => marketDate(today - (back + i) * DAY_SECONDS));
+      back += count;
+      const days = await Promise.all(dates.map((date) => minutesOf(symbol, date)));
+      for (const day of days) if (day.length > 0 && found.length < sessions) found.push(day);
+    }
+    return found.reverse().flat();
+  }
+
+  /** Stores the record, then forgets the oldest beyond MAX_CACHED_HISTORIES. */
+  async function keep(record: ChartHistoryRecord): Promise<void> {
+    const table = deps.table;
+    if (!table) return;
+    await table.put(record);
+    const extra = (await table.count()) - MAX_CACHED_HISTORIES;
+    if (extra > 0) await table.bulkDelete(await table.orderBy('fetchedAt').limit(extra).primaryKeys());
+  }
+
+  async function fetchRecord(symbol: string, request: HistoryRequest): Promise<ChartHistoryRecord> {
+    const key = historyKey(request);
+    const candles = request.kind === 'daily' ? await daily(symbol, request.limit) : await intraday(symbol, request.sessions);
+    const record: ChartHistoryRecord = { symbol, key, candles, fetchedAt: now() };
+    // The cache is a convenience: a full or closed database must not fail the chart.
+    await keep(record).catch(() => undefined);
+    return record;
+  }
+
+  const shaped = (record: ChartHistoryRecord, range: ChartRange, interval: ChartInterval): ChartHistory => ({
+    candles: aggregateCandles(record.candles, effectiveInterval(range, interval)),
+    fetchedAt: record.fetchedAt,
+  });
+
+  return {
+    /** What the cache holds for the chart, or null (never seen, or no database). */
+    async cached(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory | null> {
+      const record = await deps.table?.get([symbol, historyKey(historyRequest(range, interval))]).catch(() => undefined);
+      return record ? shaped(record, range, interval) : null;
+    },
+
+    /** Asks the server, keeps the answer in the cache, and answers the chart's candles. */
+    async fetch(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory> {
+      const request = historyRequest(range, interval);
+      const id = `${symbol}\n${historyKey(request)}`;
+      let pending = inFlight.get(id);
+      if (!pending) {
+        pending = fetchRecord(symbol, request).finally(() => inFlight.delete(id));
+        inFlight.set(id, pending);
+      }
+      return shaped(await pending, range, interval);
+    },
+
+    /** The logout: another user's charts must not draw from this one's cache. */
+    wipe: async (): Promise<void> => {
+      await deps.table?.clear();
+    },
+  };
+}
+
+export type ChartHistoryService = ReturnType<typeof createChartHistory>;
