@@ -16,6 +16,12 @@
 // whether the tab shows the last update of every symbol and how long after the load ended.
 // `--page test` runs the same on the /test board (for the bench's own checks). BENCH_TRACE=file
 // writes a Chromium trace of the one-tab run (load only). Figures only; nothing here asserts.
+// `--page charts` (issue 19): a visor of two live charts (the nearest dollar future's minute
+// candles, and a formula line: the pase between the first two months), the DLR curve and a
+// board of --board-rows symbols, every symbol it holds updated every 25 ms (the real server's
+// ceiling; --rate overrides), 1 tab: tick-to-paint of the board and of each chart's last
+// candle, frame p95, main thread; then a chart of 2,520 daily candles drawn from the Dexie
+// cache (bench/ticks/charts.ts), five times.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
@@ -30,12 +36,14 @@ import type { Section } from '../src/protocol/workspace.js';
 import { startFeedServer, type FeedServer } from './ticks/feedServer.js';
 import type { PageSamples } from './ticks/instrument.js';
 import { naiveFiles } from './ticks/naiveHtml.js';
+import { cachedDrawTimes, chartLatencies, chartsVisor, type ChartSeries } from './ticks/charts.js';
 import { benchContext, fmt, launchChromium, metrics, openTabs, paintLatencies, percentile, printRunTotals, processCpu } from './ticks/tabs.js';
 import { profileSharedWorker, type WorkerProfile } from './ticks/workerCpu.js';
 
 const { values } = parseArgs({
   options: {
-    rate: { type: 'string', default: '8000' },
+    rate: { type: 'string' },
+    'board-rows': { type: 'string', default: '50' },
     'ratio-rate': { type: 'string', default: '50000' },
     seconds: { type: 'string', default: '20' },
     symbols: { type: 'string', default: '200' },
@@ -48,13 +56,15 @@ const { values } = parseArgs({
     'skip-ratio': { type: 'boolean', default: false },
   },
 });
-const RATE = Number(values.rate);
+const PAGE = values.page === 'test' ? 'test' : values.page === 'charts' ? 'charts' : 'visor';
+/** Updates a second: --rate, else every symbol every 25 ms for the charts visor, else 8,000. */
+const rateFor = (symbolCount: number) => (values.rate ? Number(values.rate) : PAGE === 'charts' ? 40 * symbolCount : 8000);
 const RATIO_RATE = Number(values['ratio-rate']);
 const SECONDS = Number(values.seconds);
 const SYMBOL_COUNT = Number(values.symbols);
+const CHART_BOARD_ROWS = Number(values['board-rows']);
 const FORMULA_COUNT = Number(values.formulas);
 const PER_MESSAGE = Number(values['per-message']);
-const PAGE = values.page === 'test' ? 'test' : 'visor';
 const root = path.resolve(import.meta.dirname, '..');
 /** Longest wait after the load for every tab to show the last update. */
 const DRAIN_LIMIT_S = 90;
@@ -97,7 +107,14 @@ interface RealServer {
   token: string;
   user: { _id: string };
   visorId: string;
+  /** Every symbol the visor holds: the feed updates them all. */
   symbols: string[];
+  /** The board's symbols (the final state is checked on them). */
+  boardSymbols: string[];
+  /** --page charts: the charts' series, a visor of one 2,520-candle chart, and each symbol's price on the real server. */
+  charts: ChartSeries[];
+  cacheVisorId: string | null;
+  prices: Map<string, number>;
   close(): Promise<void>;
 }
 
@@ -135,14 +152,31 @@ async function startRealServer(): Promise<RealServer> {
       return (await response.json()) as T;
     };
     const { token, user } = await call<{ token: string; user: { _id: string } }>('POST', '/login', { username: 'bench', password });
-    const symbols = boardSymbols(built.ctx.market.catalogue, SYMBOL_COUNT);
-    const created = await call<{ data: { id_visor: string } }>(
-      'POST',
-      `/visores/${user._id}/new`,
-      { title: 'Banco de pruebas', emoji: '⏱️', folder_id: null },
-      token,
-    );
-    const visorId = created.data.id_visor;
+    const { catalogue } = built.ctx.market;
+    const newVisor = async (title: string) =>
+      (await call<{ data: { id_visor: string } }>('POST', `/visores/${user._id}/new`, { title, emoji: '⏱️', folder_id: null }, token)).data.id_visor;
+    const visorId = await newVisor('Banco de pruebas');
+    if (PAGE === 'charts') {
+      const visor = chartsVisor(catalogue, boardSymbols(catalogue, CHART_BOARD_ROWS), new Date());
+      await call('PUT', `/visores/${visorId}/update_secciones`, { secciones: visor.secciones }, token);
+      // One chart of ten years of daily candles (2,520), for the drawing from the cache.
+      const cacheVisorId = await newVisor('Diez años');
+      const al30 = catalogue.resolve('BYMA:AL30')!.instrumentId.symbol;
+      const chart: Section = {
+        id: 'bench-10y',
+        type: 'chart',
+        title: al30,
+        layout: { x: 0, y: 0, w: 12, h: 12 },
+        config: { series: [al30], interval: '1d', range: '10Y' },
+      };
+      await call('PUT', `/visores/${cacheVisorId}/update_secciones`, { secciones: [chart] }, token);
+      // The live prices start where the history ends (the real server's reference prices).
+      const prices = new Map(
+        visor.symbols.flatMap((symbol) => (catalogue.referencePrice.has(symbol) ? [[symbol, catalogue.referencePrice.get(symbol)!] as const] : [])),
+      );
+      return { built, url, token, user, visorId, symbols: visor.symbols, boardSymbols: visor.boardSymbols, charts: visor.charts, cacheVisorId, prices, close };
+    }
+    const symbols = boardSymbols(catalogue, SYMBOL_COUNT);
     const secciones: Section[] = [
       {
         id: 'bench-board',
@@ -160,7 +194,7 @@ async function startRealServer(): Promise<RealServer> {
       },
     ];
     await call('PUT', `/visores/${visorId}/update_secciones`, { secciones }, token);
-    return { built, url, token, user, visorId, symbols, close };
+    return { built, url, token, user, visorId, symbols, boardSymbols: symbols, charts: [], cacheVisorId: null, prices: new Map(), close };
   } catch (error) {
     await close();
     throw error;
@@ -252,9 +286,31 @@ async function waitForBoard(page: Page, design: string, address: string, expectA
   if (!hasVolume) throw new Error(`bench:visor: the board's rows on ${address} have no data-field="volume" cell: the bench reads each update's sequence there`);
 }
 
+/** Waits for each chart to draw its history and show a live value in its legend, and for the curve's rows. */
+async function waitForCharts(page: Page, charts: ChartSeries[]): Promise<void> {
+  for (const chart of charts) {
+    const root = `[data-section-id="${chart.section}"] [data-mode]`;
+    try {
+      await page.waitForFunction(
+        (selector) => {
+          const element = document.querySelector<HTMLElement>(selector);
+          const value = element?.querySelector('[data-series-index="0"] [data-field="value"]')?.textContent ?? '';
+          return Number(element?.dataset.bars ?? 0) > 0 && /\d/.test(value);
+        },
+        root,
+        { timeout: 60_000 },
+      );
+    } catch {
+      const state = await page.evaluate((selector) => document.querySelector(selector)?.outerHTML.slice(0, 300) ?? 'none', root);
+      throw new Error(`bench:visor: the chart ${chart.section} drew nothing within 60 s: ${state}`);
+    }
+  }
+  await page.waitForSelector('[data-section-id="bench-curve"] tbody tr', { timeout: 60_000 });
+}
+
 // ------------------------------------------------------------------ a run
 
-type Design = 'visor' | 'test' | 'naive';
+type Design = 'visor' | 'test' | 'naive' | 'charts';
 
 interface TabResult {
   samples: PageSamples;
@@ -280,15 +336,17 @@ interface RunResult {
   wallSeconds: number;
   drainSeconds: number;
   cpuLine: string;
+  charts: ChartSeries[];
+  boardRows: number;
 }
 
 async function runDesign(browser: Browser, feed: FeedServer, server: RealServer, design: Design, tabCount: number, rate: number): Promise<RunResult> {
   const symbols = server.symbols;
-  feed.reset(symbols);
+  feed.reset(symbols, server.prices);
   const context = await benchContext(browser, server.token, server.user);
   const list = encodeURIComponent(symbols.join(','));
   const address =
-    design === 'visor'
+    design === 'visor' || design === 'charts'
       ? `${feed.url}/visor/${server.visorId}`
       : design === 'test'
         ? `${feed.url}/test?simbolos=${list}`
@@ -296,7 +354,8 @@ async function runDesign(browser: Browser, feed: FeedServer, server: RealServer,
   try {
     const pages = await openTabs(browser, context, address, tabCount);
     pages.forEach((page, i) => page.on('pageerror', (error) => console.error(`[${design} tab ${i + 1}] ${error.message}`)));
-    for (const page of pages) await waitForBoard(page, design, address, design !== 'visor');
+    for (const page of pages) await waitForBoard(page, design, address, design !== 'visor' && design !== 'charts');
+    if (design === 'charts') for (const page of pages) await waitForCharts(page, server.charts);
     // Wait until the worker has subscribed every symbol, the rows out of view too (at most 10 s).
     for (const until = Date.now() + 10_000; Date.now() < until;) {
       if (Math.max(0, ...feed.marketSockets().map((socket) => socket.symbols)) >= symbols.length) break;
@@ -353,7 +412,7 @@ async function runDesign(browser: Browser, feed: FeedServer, server: RealServer,
       const samples = await page.evaluate(() => (window as unknown as { __bench: { stop(): PageSamples } }).__bench.stop());
       const rowsRendered = Object.keys(await shownSequences(page)).length;
       const shown = await allSequences(page);
-      const finalWrong = symbols.filter((symbol) => shown[symbol] !== last.get(symbol));
+      const finalWrong = server.boardSymbols.filter((symbol) => shown[symbol] !== last.get(symbol));
       const delta = (name: string) => (after[i]![name] ?? 0) - (before[i]![name] ?? 0);
       tabs.push({
         samples,
@@ -366,8 +425,21 @@ async function runDesign(browser: Browser, feed: FeedServer, server: RealServer,
         finalWrong,
       });
     }
-    const label = `${design === 'naive' ? 'naive page' : design === 'test' ? '/test board' : 'visor'}, ${tabCount} tab${tabCount > 1 ? 's' : ''}, ${rate.toLocaleString('en')} updates/s`;
-    return { label, design, rate, tabs, worker: workerProfile, subscribed, sent: run.updatesSent, wallSeconds, drainSeconds, cpuLine };
+    const label = `${design === 'naive' ? 'naive page' : design === 'test' ? '/test board' : design === 'charts' ? 'charts visor' : 'visor'}, ${tabCount} tab${tabCount > 1 ? 's' : ''}, ${rate.toLocaleString('en')} updates/s`;
+    return {
+      label,
+      design,
+      rate,
+      tabs,
+      worker: workerProfile,
+      subscribed,
+      sent: run.updatesSent,
+      wallSeconds,
+      drainSeconds,
+      cpuLine,
+      charts: server.charts,
+      boardRows: server.boardSymbols.length,
+    };
   } finally {
     await context.close();
   }
@@ -395,9 +467,21 @@ function report(feed: FeedServer, result: RunResult): number {
         ` · long tasks ${samples.longTasks} (${fmt(samples.longTaskMs, 0)} ms)` +
         ` · rendered rows out of view, send to text p95 ${fmt(percentile(offScreenLags, 95))} ms` +
         ` · showed the last update ${Number.isFinite(tab.caughtUpSeconds) ? `${fmt(tab.caughtUpSeconds, 2)} s after the load` : 'NEVER'}` +
-        ` · final state of all ${SYMBOL_COUNT} ${wrong.length === 0 ? 'right' : `WRONG for ${wrong.length}: ${wrong.slice(0, 4).join(', ')}`}`,
+        ` · final state of all ${result.boardRows} ${wrong.length === 0 ? 'right' : `WRONG for ${wrong.length}: ${wrong.slice(0, 4).join(', ')}`}`,
     );
   });
+  if (result.design === 'charts') {
+    result.tabs.forEach((tab, index) => {
+      for (const chart of result.charts) {
+        const { latencies, unexplained, undrawn } = chartLatencies(tab.samples, feed, chart);
+        const what = chart.kind === 'symbol' ? `candles of ${chart.symbol}` : `line ${chart.plus} − ${chart.minus}`;
+        console.log(
+          `  tab ${index + 1}, chart ${chart.section} (${what}): last candle tick-to-paint p50 ${fmt(percentile(latencies, 50))} ms, p95 ${fmt(percentile(latencies, 95))} ms` +
+            ` (${latencies.length} legend changes painted; ${undrawn} never drawn; ${unexplained} not from an update of the run)`,
+        );
+      }
+    });
+  }
   printRunTotals(result, busy);
   return busy;
 }
@@ -410,10 +494,17 @@ async function main() {
   try {
     feed = await startFeedServer({ port: Number(values.port), distDir: path.join(root, 'dist'), extraFiles: await naiveFiles(root), apiProxy: server.url });
     browser = await launchChromium();
+    const RATE = rateFor(server.symbols.length);
     const formulas = PAGE === 'visor' ? `, a formula section of ${FORMULA_COUNT}` : '';
+    const what =
+      PAGE === 'charts'
+        ? `a visor (${feed.url}/visor/${server.visorId}): a board of ${server.boardSymbols.length} symbols, two charts and the DLR curve, ${server.symbols.length} symbols in all`
+        : PAGE === 'visor'
+          ? `a visor (${feed.url}/visor/${server.visorId}): a board of ${SYMBOL_COUNT} symbols${formulas}`
+          : `/test with ${SYMBOL_COUNT} symbols`;
     console.log(
-      `bench:visor — ${PAGE === 'visor' ? `a visor (${feed.url}/visor/${server.visorId}): a board of ${SYMBOL_COUNT} symbols${formulas}` : `/test with ${SYMBOL_COUNT} symbols`}; ` +
-        `${RATE.toLocaleString('en')} updates/s (every symbol every ${fmt((1000 * SYMBOL_COUNT) / RATE, 0)} ms) for ${SECONDS} s, ${PER_MESSAGE} symbols per message`,
+      `bench:visor — ${what}; ` +
+        `${RATE.toLocaleString('en')} updates/s (every symbol every ${fmt((1000 * server.symbols.length) / RATE, 0)} ms) for ${SECONDS} s, ${PER_MESSAGE} symbols per message`,
     );
     console.log(
       `machine: ${cpus().length} cores, load average before ${loadavg()
@@ -422,8 +513,22 @@ async function main() {
     );
     const design: Design = PAGE;
     report(feed, await runDesign(browser, feed, server, design, 1, RATE));
-    report(feed, await runDesign(browser, feed, server, design, 3, RATE));
-    if (!values['skip-ratio']) {
+    if (design === 'charts' && server.cacheVisorId) {
+      const { drawMs, firstBars } = await cachedDrawTimes(
+        browser,
+        () => benchContext(browser!, server.token, server.user),
+        feed,
+        `${feed.url}/visor/${server.cacheVisorId}`,
+        2520,
+        5,
+      );
+      console.log(
+        `\na chart of ${firstBars} daily candles (ten years of BYMA:AL30) drawn from the Dexie cache, the server's history refused, 5 new tabs: ` +
+          `${drawMs.map((ms) => fmt(ms, 0)).join(', ')} ms from the chart's mount to the frame that showed it (median ${fmt(percentile(drawMs, 50), 0)} ms)`,
+      );
+    }
+    if (design !== 'charts') report(feed, await runDesign(browser, feed, server, design, 3, RATE));
+    if (!values['skip-ratio'] && design !== 'charts') {
       const ours = report(feed, await runDesign(browser, feed, server, design, 3, RATIO_RATE));
       if (!values['skip-naive']) {
         const naive = report(feed, await runDesign(browser, feed, server, 'naive', 3, RATIO_RATE));

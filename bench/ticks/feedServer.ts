@@ -50,10 +50,14 @@ export interface FeedServer {
   run(options: { symbols: string[]; rate: number; seconds: number; perMessage: number }): Promise<RunResult>;
   /** When (epoch ms) update `sequence` of `symbol` was sent; undefined if unknown. */
   sentAt(symbol: string, sequence: number): number | undefined;
+  /** The updates sent of `symbol` in order (index = sequence; index 0 is the initial state): when (epoch ms) and at what last price. */
+  sends(symbol: string): { sentAt: Float64Array; price: Float64Array; count: number } | undefined;
   /** The last state sent of each symbol. */
   lastSent(): Map<string, MarketData>;
-  /** The initial state of the symbols (what a subscribe answers before any run). */
-  reset(symbols: string[]): void;
+  /** The initial state of the symbols (what a subscribe answers before any run), at `prices` where given. */
+  reset(symbols: string[], prices?: ReadonlyMap<string, number>): void;
+  /** Answers 503 to the proxied requests whose path matches (null: none), as a server that cannot be reached. */
+  refuse(paths: RegExp | null): void;
   close(): Promise<void>;
 }
 
@@ -65,14 +69,17 @@ export async function startFeedServer(options: {
   apiProxy?: string;
 }): Promise<FeedServer> {
   const upstream = options.apiProxy ? new URL(options.apiProxy) : null;
-  const states = new Map<string, { sequence: number; price: number; at: number; sentAt: Float64Array }>();
+  // salt: each symbol's walk takes its own steps (two legs of a spread must not move together).
+  const states = new Map<string, { sequence: number; price: number; salt: number; at: number; sentAt: Float64Array; prices: Float64Array }>();
+  let refused: RegExp | null = null;
   const sockets = new Set<MarketSocket>();
 
-  const stateOf = (symbol: string) => {
+  const stateOf = (symbol: string, initial?: number) => {
     let state = states.get(symbol);
     if (!state) {
-      const price = 100 + (states.size % 200) * 7.25;
-      state = { sequence: 0, price, at: Date.now(), sentAt: new Float64Array(8192) };
+      const price = initial ?? 100 + (states.size % 200) * 7.25;
+      state = { sequence: 0, price, salt: states.size * 3, at: Date.now(), sentAt: new Float64Array(8192), prices: new Float64Array(8192) };
+      state.prices[0] = price;
       states.set(symbol, state);
     }
     return state;
@@ -96,6 +103,7 @@ export async function startFeedServer(options: {
       response.end(extra.body);
       return;
     }
+    if (upstream && refused?.test(url.pathname)) return json(response, 503, { status: 'error', message: 'bench proxy: refused' });
     if (upstream && /^\/(?:api|emoji)(?:\/|$)/.test(url.pathname)) {
       const forward = httpRequest(
         { host: upstream.hostname, port: upstream.port, method: request.method, path: request.url, headers: { ...request.headers, host: upstream.host } },
@@ -153,9 +161,12 @@ export async function startFeedServer(options: {
   return {
     url: `http://127.0.0.1:${options.port}`,
     marketSockets: () => [...sockets].map((entry) => ({ symbols: entry.symbols.size })),
-    reset(symbols) {
+    reset(symbols, prices) {
       states.clear();
-      for (const symbol of symbols) stateOf(symbol);
+      for (const symbol of symbols) stateOf(symbol, prices?.get(symbol));
+    },
+    refuse(paths) {
+      refused = paths;
     },
     async run({ symbols, rate, seconds, perMessage }) {
       const started = Date.now();
@@ -176,14 +187,19 @@ export async function startFeedServer(options: {
               next = (next + 1) % symbols.length;
               const state = stateOf(symbol);
               state.sequence += 1;
-              state.price = Math.max(1, state.price + (((state.sequence * 7919) % 11) - 5) * 0.25);
+              state.price = Math.max(1, state.price + (((state.sequence * 7919 + state.salt) % 11) - 5) * 0.25);
               state.at = now;
               if (state.sequence >= state.sentAt.length) {
-                const grown = new Float64Array(state.sentAt.length * 2);
-                grown.set(state.sentAt);
-                state.sentAt = grown;
+                const grow = (from: Float64Array) => {
+                  const grown = new Float64Array(from.length * 2);
+                  grown.set(from);
+                  return grown;
+                };
+                state.sentAt = grow(state.sentAt);
+                state.prices = grow(state.prices);
               }
               state.sentAt[state.sequence] = now;
+              state.prices[state.sequence] = state.price;
               parts.push(`${JSON.stringify(symbol)}:{"md":${mdJson(state.price, state.sequence, now)}}`);
             }
             sent += count;
@@ -205,6 +221,10 @@ export async function startFeedServer(options: {
     sentAt: (symbol, sequence) => {
       const value = states.get(symbol)?.sentAt[sequence];
       return value ? value : undefined;
+    },
+    sends: (symbol) => {
+      const state = states.get(symbol);
+      return state ? { sentAt: state.sentAt, price: state.prices, count: state.sequence + 1 } : undefined;
     },
     lastSent: () => new Map([...states].map(([symbol, state]) => [symbol, mdOf(state.price, state.sequence, state.at)])),
     async close() {

@@ -4,6 +4,14 @@
 // IntersectionObserver on the rows), and when the frame after the change finished rendering
 // (a task posted at the start of a frame runs after that frame's style, layout and paint):
 // for a row in view, the frame that painted it.
+// Charts (bench:visor --page charts): a chart section (an element with data-section-id whose
+// chart root has data-mode) writes each series' last value into its legend
+// ([data-series-index] [data-field="value"]) when it puts the tick into the series, and
+// lightweight-charts draws its canvases in a later frame of its own. For every legend change
+// the section, the series, the text and the frame are kept, and for every frame the sections
+// whose canvases drew in it (clearRect/fillRect, as each redraw starts) and when it finished
+// rendering: the last candle of a change is on screen at the end of the first frame at or after
+// the change in which its chart drew.
 // The same code measures the app and the naive page. It must be self-contained: Playwright
 // sends its source text to the page.
 export interface PageSamples {
@@ -19,6 +27,12 @@ export interface PageSamples {
   /** Whether the row was in the viewport when its text changed (only those are painted). */
   inView: boolean[];
   seconds: number;
+  /** Charts: legend value changes (section id, series index, text, frame number, epoch ms). */
+  chartChanges: { section: string; series: number; text: string; frame: number; at: number }[];
+  /** Charts: by section id, the frame numbers in which its canvases drew, ascending. */
+  chartDraws: Record<string, number[]>;
+  /** Epoch ms when frame n had rendered (index n; 0 when not seen). */
+  frameEnds: number[];
 }
 
 export function instrumentPage(): void {
@@ -51,9 +65,17 @@ export function instrumentPage(): void {
   let longTasks = 0;
   let longTaskMs = 0;
 
+  let frameNumber = 0;
+  const frameEnds: number[] = [];
+  const chartChanges: PageSamples['chartChanges'] = [];
+  const chartDraws: Record<string, number[]> = {};
+  /** The frame whose rendering shows what changes now: this one inside a frame's callbacks, else the next. */
+  const frameOfChange = () => (frameOpen ? frameNumber : frameNumber + 1);
+
   const afterRender = new MessageChannel();
-  afterRender.port1.onmessage = () => {
+  afterRender.port1.onmessage = (event: MessageEvent<number>) => {
     const at = epoch();
+    if (running) frameEnds[event.data] = at;
     for (const index of thisFrame) paintedAt[index] = at;
     thisFrame = [];
     frameOpen = false;
@@ -64,14 +86,49 @@ export function instrumentPage(): void {
     if (running && lastFrame > 0) frameIntervals.push(time - lastFrame);
     lastFrame = time;
     frameOpen = true;
+    frameNumber += 1;
     if (nextFrame.length > 0) {
       thisFrame.push(...nextFrame);
       nextFrame = [];
     }
-    afterRender.port2.postMessage(0);
+    afterRender.port2.postMessage(frameNumber);
     requestFrame(frame);
   };
   requestFrame(frame);
+
+  // A chart canvas drawing: lightweight-charts starts each redraw of a canvas by clearing or
+  // filling it. The section of each canvas is looked up once.
+  const sectionOfCanvas = new WeakMap<HTMLCanvasElement, string | null>();
+  const noteDraw = (canvas: HTMLCanvasElement | OffscreenCanvas) => {
+    if (!running || !(canvas instanceof HTMLCanvasElement)) return;
+    let section = sectionOfCanvas.get(canvas);
+    if (section === undefined) {
+      const root = canvas.closest('[data-mode]');
+      section = root?.closest('[data-section-id]')?.getAttribute('data-section-id') ?? null;
+      sectionOfCanvas.set(canvas, section);
+    }
+    if (section == null) return;
+    const frames = (chartDraws[section] ??= []);
+    const at = frameOfChange();
+    if (frames[frames.length - 1] !== at) frames.push(at);
+  };
+  const context2d = CanvasRenderingContext2D.prototype;
+  for (const name of ['clearRect', 'fillRect'] as const) {
+    const original = context2d[name];
+    context2d[name] = function (this: CanvasRenderingContext2D, x: number, y: number, w: number, h: number) {
+      noteDraw(this.canvas);
+      original.call(this, x, y, w, h);
+    };
+  }
+  const legendObserver = new MutationObserver((records) => {
+    for (const record of records) {
+      const cell = (record.type === 'characterData' ? record.target.parentElement : (record.target as Element))?.closest<HTMLElement>('[data-field="value"]');
+      const row = cell?.closest<HTMLElement>('[data-series-index]');
+      const section = row?.closest('[data-section-id]')?.getAttribute('data-section-id');
+      if (!cell || !row || !section) continue;
+      chartChanges.push({ section, series: Number(row.dataset.seriesIndex), text: cell.textContent ?? '', frame: frameOfChange(), at: epoch() });
+    }
+  });
 
   const rowSelector = '[role="row"][data-symbol]';
   const observer = new MutationObserver((records) => {
@@ -114,14 +171,30 @@ export function instrumentPage(): void {
       // Every table (a visor may have several sections): only volume cells of symbol rows count.
       for (const table of document.querySelectorAll('[role="table"]')) observer.observe(table, { subtree: true, characterData: true, childList: true });
       for (const row of document.querySelectorAll(rowSelector)) viewport.observe(row);
+      for (const legend of document.querySelectorAll('[data-mode] [data-series-index] [data-field="value"]'))
+        legendObserver.observe(legend, { subtree: true, characterData: true, childList: true });
       longTaskObserver.observe({ type: 'longtask' });
     },
     stop() {
       running = false;
       observer.disconnect();
+      legendObserver.disconnect();
       longTaskObserver.disconnect();
       viewport.disconnect();
-      return { frameIntervals, longTasks, longTaskMs, applied, symbols, sequences, paintedAt, inView, seconds: (performance.now() - startedAt) / 1000 };
+      return {
+        frameIntervals,
+        longTasks,
+        longTaskMs,
+        applied,
+        symbols,
+        sequences,
+        paintedAt,
+        inView,
+        seconds: (performance.now() - startedAt) / 1000,
+        chartChanges,
+        chartDraws,
+        frameEnds,
+      };
     },
   };
 }
