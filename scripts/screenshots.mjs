@@ -45,8 +45,10 @@ async function api(base, method, url, body, token) {
   return response.json();
 }
 
-/** The seeded visor the visor screen is shown with. */
-const VISOR_TITLE = 'Bonos AL30 y GD30';
+/** The seeded visor the visor screen is shown with: it holds every section type. */
+const VISOR_TITLE = 'Dólar: futuros y MEP';
+/** The visor screen's shots are as tall as that visor's grid. */
+const VISOR_VIEWPORT = { width: 1280, height: 1900 };
 
 /** A visor node of the tree by its name, in any folder. */
 function findVisor(nodes, name) {
@@ -81,6 +83,24 @@ async function live(page) {
     },
     undefined,
     { timeout: 15_000, polling: 100 },
+  );
+}
+
+/** Every chart drew its history, the curve lists its months, and the positions show their live marks. */
+async function sectionsDrawn(page) {
+  await page.waitForFunction(
+    () => {
+      const charts = [...document.querySelectorAll('[data-mode]')];
+      const curves = [...document.querySelectorAll('.vs-curve')];
+      return (
+        charts.length > 0 &&
+        charts.every((chart) => Number(chart.dataset.bars ?? 0) > 0) &&
+        curves.every((curve) => curve.querySelector('tbody tr') != null) &&
+        [...document.querySelectorAll('.vs-pos-table tr[data-symbol]')].every((row) => row.dataset.live === 'true')
+      );
+    },
+    undefined,
+    { timeout: 20_000, polling: 100 },
   );
 }
 
@@ -175,16 +195,22 @@ async function main() {
       await shot('visor-modal-color');
       await modal.getByRole('button', { name: 'Cerrar' }).click();
 
-      // The visor screen (issue 18): edit mode, then public mode.
+      // The visor screen (issues 18 and 19), every section type: edit mode (the owner's positions
+      // on the paper broker), then public mode.
+      await page.setViewportSize(VISOR_VIEWPORT);
       await page.goto(`/visor/${visorId}/edit`);
-      await page.getByRole('article', { name: 'Dólar de cada bono' }).waitFor();
+      await page.getByRole('article', { name: 'Dólares implícitos' }).waitFor();
       await page.getByRole('status').filter({ hasText: 'Guardado' }).waitFor();
+      await page.locator('.vs-pos-table tr[data-symbol]').first().waitFor({ timeout: 20_000 });
       await live(page);
+      await sectionsDrawn(page);
       await shot('visor-edit');
       await page.goto(`/visor/${visorId}/public`);
-      await page.getByRole('article', { name: 'Dólar de cada bono' }).waitFor();
+      await page.getByRole('article', { name: 'Dólares implícitos' }).waitFor();
       await live(page);
+      await sectionsDrawn(page);
       await shot('visor-public');
+      await page.setViewportSize({ width: 1280, height: 800 });
 
       await page.goto('/config/profile');
       await page.getByRole('heading', { name: 'Perfil', level: 1 }).waitFor();

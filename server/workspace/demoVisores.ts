@@ -1,6 +1,8 @@
 // The sample visores the `demo` account gets when the server creates the demo accounts
 // (issue 18, "a first run that shows the product"): three folders a trader recognises, each
-// with a visor of live quotes and formulas. The symbols are resolved against the catalogue
+// with a visor of live quotes and formulas; the Dólar visor also holds a chart, the DLR curve
+// and the positions of demo's paper-broker account (issue 19), so a first sign-in shows every
+// section type working. The symbols are resolved against the catalogue
 // of this start, so an expired futures month is never seeded; everything goes through the
 // workspace service (folders by a tree save, visores placed in them, then their sections)
 // and is checked with the protocol's own schemas first.
@@ -8,12 +10,15 @@ import { randomBytes } from 'node:crypto';
 import { yyyymmdd } from '../../src/lib/calendar.js';
 import { parseFormula } from '../../src/lib/formula.js';
 import { NewVisorRequest, Secciones, type FolderNode, type Section } from '../../src/protocol/workspace.js';
+import { PAPER_BROKER_URL } from '../../src/protocol/broker.js';
 import type { Catalogue, Instrument } from '../market/catalogue.js';
+import { paperAccountName } from '../broker/paper.js';
 import type { UserRow } from '../db/schema.js';
 import type { WorkspaceService } from './service.js';
 
 type Quotes = Extract<Section, { type: 'quotes' }>;
 type Formulas = Extract<Section, { type: 'formula' }>;
+type Chart = Extract<Section, { type: 'chart' }>;
 
 /** One sample visor: where it goes, how it looks, and its sections. */
 export interface DemoVisor {
@@ -62,8 +67,12 @@ export function boardSymbols(board: Quotes): string[] {
   return board.config.rows.flatMap((row) => (row.kind === 'symbol' ? [row.symbol] : []));
 }
 
-/** The sample visores, with the symbols of `catalogue` on `today`. */
-export function demoVisores(catalogue: Catalogue, today: Date): DemoVisor[] {
+function chart(id: string, title: string, series: string[], range: Chart['config']['range'], layout: Section['layout']): Chart {
+  return { id, type: 'chart', title, layout, config: { series, interval: '1d', range } };
+}
+
+/** The sample visores, with the symbols of `catalogue` on `today`; the positions are of the paper broker's `account`. */
+export function demoVisores(catalogue: Catalogue, today: Date, account: string): DemoVisor[] {
   const byma = (ticker: string) => canonical(catalogue, `BYMA:${ticker}`);
   const spot = canonical(catalogue, 'ROFEX:DLR/SPOT');
   const months = nextDollarFutures(catalogue, today, DLR_MONTHS).map((instrument) => instrument.instrumentId.symbol);
@@ -94,6 +103,21 @@ export function demoVisores(catalogue: Catalogue, today: Date): DemoVisor[] {
           ],
           { x: 8, y: 0, w: 4, h: 10 },
         ),
+        chart('dolar-grafico', `Futuro ${nearest}`, [nearest], '3M', { x: 0, y: 10, w: 6, h: 10 }),
+        {
+          id: 'dolar-curva',
+          type: 'curve',
+          title: 'Curva DLR: tasas implícitas',
+          layout: { x: 6, y: 10, w: 6, h: 10 },
+          config: { product: 'DLR', spot, dayCount: 'calendar', rate: 'tna' },
+        },
+        {
+          id: 'dolar-posiciones',
+          type: 'positions',
+          title: 'Posiciones (cuenta simulada)',
+          layout: { x: 0, y: 20, w: 12, h: 9 },
+          config: { account, brokerUrl: PAPER_BROKER_URL },
+        },
       ],
     },
     {
@@ -124,6 +148,7 @@ export function demoVisores(catalogue: Catalogue, today: Date): DemoVisor[] {
           ]),
           { x: 8, y: 0, w: 4, h: 10 },
         ),
+        chart('bonos-mep', 'Dólar MEP de AL30 y GD30', [mep('AL30'), mep('GD30')], '6M', { x: 0, y: 10, w: 12, h: 9 }),
       ],
     },
     {
@@ -151,8 +176,15 @@ export function checkDemoVisores(visores: DemoVisor[], catalogue: Catalogue): vo
     Secciones.parse(visor.secciones);
     for (const section of visor.secciones) {
       if (section.type === 'quotes') for (const symbol of boardSymbols(section)) canonical(catalogue, symbol);
-      if (section.type !== 'formula') continue;
-      for (const { name, expression } of section.config.formulas) {
+      if (section.type === 'curve' && section.config.spot) canonical(catalogue, section.config.spot);
+      // A chart's series is a symbol as the catalogue names it, or a formula.
+      const expressions =
+        section.type === 'formula'
+          ? section.config.formulas
+          : section.type === 'chart'
+            ? section.config.series.filter((series) => !catalogue.resolve(series)).map((expression) => ({ name: section.title, expression }))
+            : [];
+      for (const { name, expression } of expressions) {
         const parsed = parseFormula(expression);
         if (!parsed.ok) throw new Error(`demo visores: ${name}: ${parsed.error}`);
         for (const symbol of parsed.symbols) canonical(catalogue, symbol);
@@ -168,7 +200,7 @@ const folderId = () => randomBytes(12).toString('hex');
  * visor placed in it, then its sections and favourite. Returns the visor ids.
  */
 export async function seedDemoVisores(workspace: WorkspaceService, catalogue: Catalogue, user: UserRow, today: Date): Promise<string[]> {
-  const visores = demoVisores(catalogue, today);
+  const visores = demoVisores(catalogue, today, paperAccountName(user.username));
   checkDemoVisores(visores, catalogue);
   const actor = { user, ip: null };
   const folders: FolderNode[] = visores.map((visor) => ({ folder_id: folderId(), name: visor.folder.name, emoji: visor.folder.emoji, sub: [] }));

@@ -1,9 +1,11 @@
 // The demo account's sample visores (issue 18): a fresh server gives `demo` the folders
-// Dólar, Bonos and Acciones líderes with their visores and sections, every symbol and
+// Dólar, Bonos and Acciones líderes with their visores and sections (Dólar: every section type;
+// Bonos: a chart of MEP formulas), every symbol and
 // formula names an instrument of the catalogue (no expired futures month), a second start
 // on the same database adds nothing, admin gets none, and SEED_DEMO_USERS=false seeds nothing.
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConnectResponse } from '../../src/protocol/broker.js';
 import { SearchResponse } from '../../src/protocol/market.js';
 import { FolderTreeResponse, VisorListResponse, isFolderNode, type Visor } from '../../src/protocol/workspace.js';
 import { yyyymmdd } from '../../src/lib/calendar.js';
@@ -48,7 +50,7 @@ describe.each(databaseTargets())('demo visores on $name', (target) => {
 
     const dolar = byTitle(visores, /^Dólar/);
     expect(dolar).toMatchObject({ emoji: '💵', fav: true, public: false });
-    expect(dolar.secciones.map((section) => section.type)).toEqual(['quotes', 'formula']);
+    expect(dolar.secciones.map((section) => section.type)).toEqual(['quotes', 'formula', 'chart', 'curve', 'positions']);
     const board = dolar.secciones[0]!;
     const formulas = dolar.secciones[1]!;
     expect(board.layout).toEqual({ x: 0, y: 0, w: 8, h: 10 });
@@ -63,8 +65,19 @@ describe.each(databaseTargets())('demo visores on $name', (target) => {
     expect(formulas.config.formulas[0]!.expression).toBe('BYMA:AL30 / BYMA:AL30D');
     expect(formulas.config.formulas[1]!.expression).toBe('BYMA:AL30 / BYMA:AL30C');
     expect(formulas.config.formulas[3]!.expression).toContain('ROFEX:DLR/SPOT');
+    // Issue 19: a chart of the nearest dollar future, the DLR curve against the A3500 and the
+    // positions of demo's account on the paper broker (the one its sim:// session lists).
+    const [, , chart, curve, positions] = dolar.secciones;
+    if (chart?.type !== 'chart' || curve?.type !== 'curve' || positions?.type !== 'positions') throw new Error('Dólar has a chart, a curve and positions');
+    if (board.type !== 'quotes') throw new Error('the first section is the board');
+    expect(chart.config).toEqual({ series: [boardSymbols(board)[1]], interval: '1d', range: '3M' });
+    expect(curve.config).toEqual({ product: 'DLR', spot: 'DLR/SPOT', dayCount: 'calendar', rate: 'tna' });
+    const connected = expectBody(await demo.api.post('/api/primary/sessions/connect', { url: 'sim://', username: '', password: '' }), ConnectResponse);
+    expect(connected.accounts).toEqual([positions.config.account]);
+    expect(positions.config).toEqual({ account: 'DEMO-DEMO', brokerUrl: 'sim://' });
 
     const bonos = byTitle(visores, /Bonos/);
+    expect(bonos.secciones.map((section) => section.type)).toEqual(['quotes', 'formula', 'chart']);
     const bondBoard = bonos.secciones.find((section) => section.type === 'quotes');
     if (bondBoard?.type !== 'quotes') throw new Error('Bonos has a quote board');
     for (const line of ['AL30', 'AL30D', 'AL30C', 'GD30', 'GD30D', 'GD30C']) expect(boardSymbols(bondBoard)).toContain(`MERV - XMEV - ${line} - 24hs`);
@@ -88,8 +101,10 @@ describe.each(databaseTargets())('demo visores on $name', (target) => {
 
     for (const visor of visores) {
       for (const section of visor.secciones) {
-        if (section.type === 'quotes') {
-          for (const symbol of boardSymbols(section)) {
+        // A chart's series is a symbol as the catalogue names it, or a formula.
+        const chartSymbols = section.type === 'chart' ? section.config.series.filter((series) => catalogue.resolve(series) != null) : [];
+        if (section.type === 'quotes' || section.type === 'chart') {
+          for (const symbol of section.type === 'quotes' ? boardSymbols(section) : chartSymbols) {
             // The search answers the symbol itself first, as the board's search does.
             const hits = expectBody(await demo.api.post('/api/visores/search', { symbol }), SearchResponse).data;
             expect(hits[0]?.symbol, symbol).toBe(symbol);
@@ -97,8 +112,12 @@ describe.each(databaseTargets())('demo visores on $name', (target) => {
             if (maturity) expect(maturity >= today, `${symbol} is not expired`).toBe(true);
           }
         }
-        if (section.type === 'formula') {
-          for (const { name, expression } of section.config.formulas) {
+        if (section.type === 'formula' || section.type === 'chart') {
+          const expressions =
+            section.type === 'formula'
+              ? section.config.formulas
+              : section.config.series.filter((series) => !chartSymbols.includes(series)).map((expression) => ({ name: section.title, expression }));
+          for (const { name, expression } of expressions) {
             const answer = await demo.api.post('/api/search_symbols_formula', { formula: expression });
             expectSuccess(answer);
             expect(answer.body, `${name}: ${expression}`).toMatchObject({ data: { parses: true, unknown: [] } });
