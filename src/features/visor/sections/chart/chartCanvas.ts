@@ -195,16 +195,17 @@ export function mountChart(options: MountChartOptions): () => void {
   });
 
   // ── Live ────────────────────────────────────────────────────────────────────────
+  // subscribeQuotes tells once per batch of ticks, and the tab applies a batch in an animation
+  // frame (data/paintPacer.ts): the series take it in that frame, so lightweight-charts draws
+  // it in the next one (a frame of our own in between would cost one more).
   let states: ReadonlyMap<string, QuoteState | null> = new Map();
-  let frame = 0;
   const stopQuotes = subscribeQuotes(symbols, (next) => {
     states = next;
-    if (frame === 0 && !disposed) frame = requestAnimationFrame(onFrame);
+    if (!disposed) onTicks();
   });
   const releases = symbols.map((symbol) => holdSymbol(symbol, container));
 
-  function onFrame(): void {
-    frame = 0;
+  function onTicks(): void {
     applyLive();
     countBars();
     if (hoverTime == null) writeLegend();
@@ -312,7 +313,6 @@ export function mountChart(options: MountChartOptions): () => void {
 
   return () => {
     disposed = true;
-    if (frame !== 0) cancelAnimationFrame(frame);
     stopHistory();
     stopQuotes();
     releases.forEach((release) => release());
