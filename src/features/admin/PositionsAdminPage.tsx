@@ -31,6 +31,8 @@ const STATE_TEXT: Record<PositionsStatus['state'], string> = {
   error: 'Error de conexión',
 };
 
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
 function brokerText(session: AdminBrokerSession) {
   return session.broker === 'paper' ? 'Simulador (sim://)' : session.url;
 }
@@ -244,7 +246,7 @@ export function PositionsAdminPage() {
           <div className="pos-admin-section-head">
             <h2 id="pos-admin-sessions">Sesiones de broker</h2>
             <span className="pos-admin-muted" role="status">
-              {sessions.isSuccess ? `${list.length} sesiones · ${accounts} cuentas` : ''}
+              {sessions.isSuccess ? `${plural(list.length, 'sesión', 'sesiones')} · ${plural(accounts, 'cuenta', 'cuentas')}` : ''}
             </span>
           </div>
           {sessions.isPending ? (

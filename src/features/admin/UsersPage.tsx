@@ -83,10 +83,11 @@ export function UsersPage() {
         id: 'last_login_at',
         header: 'Último ingreso',
         sortingFn: 'datetime',
+        sortDescFirst: true,
         sortUndefined: 'last',
         cell: (info) => <When iso={info.getValue() ?? null} never="Nunca" />,
       }),
-      column.accessor('created_at', { header: 'Creado', sortingFn: 'datetime', cell: (info) => <When iso={info.getValue()} never="—" /> }),
+      column.accessor('created_at', { header: 'Creado', sortingFn: 'datetime', sortDescFirst: true, cell: (info) => <When iso={info.getValue()} never="—" /> }),
       column.display({
         id: 'actions',
         header: () => <span className="admin-sr-only">Acciones</span>,
