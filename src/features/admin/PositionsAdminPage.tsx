@@ -158,7 +158,8 @@ function WatchedAccount({ watch, onStop }: { watch: AdminWatch; onStop: (account
         </p>
       ) : (
         <div className="pos-admin-account__data">
-          <div>
+          {/* Focusable: a narrow screen scrolls these tables sideways, also from the keyboard. */}
+          <div tabIndex={0} role="region" aria-label={`Posiciones de la cuenta ${account}`}>
             <h4>Posiciones</h4>
             {snapshot == null ? (
               <p className="vs-empty">Esperando la primera valuación del broker…</p>
@@ -166,7 +167,7 @@ function WatchedAccount({ watch, onStop }: { watch: AdminWatch; onStop: (account
               <PositionsTable positions={snapshot.positions} label={`Posiciones de ${account}`} />
             )}
           </div>
-          <div>
+          <div tabIndex={0} role="region" aria-label={`Operaciones de la cuenta ${account}`}>
             <h4>Operaciones</h4>
             <FillsList fills={fills} label={`Operaciones de ${account}`} limit={50} />
           </div>
