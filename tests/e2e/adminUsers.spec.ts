@@ -235,8 +235,12 @@ for (const colorMode of ['dark', 'light'] as const) {
         .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
         .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
     expect(await serious()).toEqual([]);
-    await page.getByRole('button', { name: 'Editar demo' }).click();
-    await expect(page.getByRole('dialog', { name: 'Editar demo' })).toBeVisible();
+    // The modal, with the server's refusal in it.
+    await page.getByRole('button', { name: 'Editar admin' }).click();
+    const modal = page.getByRole('dialog', { name: 'Editar admin' });
+    await modal.getByLabel('Activo').uncheck();
+    await modal.getByRole('button', { name: 'Guardar' }).click();
+    await expect(modal.getByRole('alert')).toHaveText(LAST_ADMIN);
     expect(await serious()).toEqual([]);
     await page.keyboard.press('Escape');
 
