@@ -15,6 +15,7 @@ import {
 } from '@tanstack/react-table';
 import { useId, useMemo, useState } from 'react';
 import { ApiError } from '../../data/api';
+import { userMatches } from '../../lib/userSearch';
 import { adminQueries, useDeleteUserMutation } from '../../data/queries/admin';
 import type { AdminUser } from '../../protocol/admin';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
@@ -36,18 +37,7 @@ function When({ iso, never }: { iso: string | null; never: string }) {
   return <time dateTime={date.toISOString()}>{dateTime.format(date)}</time>;
 }
 
-/** The search: username, first and last name, and the full name, ignoring case and accents. */
-const fold = (text: string) =>
-  text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase();
-const matchesUser: FilterFn<AdminUser> = (row, _columnId, value: string) => {
-  const needle = fold(value.trim());
-  if (needle === '') return true;
-  const user = row.original;
-  return [user.username, user.firstName, user.lastName, `${user.firstName} ${user.lastName}`].some((text) => fold(text).includes(needle));
-};
+const matchesUser: FilterFn<AdminUser> = (row, _columnId, value: string) => userMatches(row.original, value);
 
 const column = createColumnHelper<AdminUser>();
 
