@@ -186,8 +186,20 @@ test('Posiciones: connect the paper broker, watch its account live, stop watchin
   const page = await adminPage(browser, '/posiciones');
   await expect(page.getByRole('heading', { name: 'Posiciones', level: 1 })).toBeVisible();
   await expect(page.getByText('No hay sesiones de broker')).toBeVisible();
-  await expect(page.getByLabel('Broker', { exact: true })).toHaveValue('sim://');
+  const brokerField = page.getByLabel('Broker', { exact: true });
+  await expect(brokerField).toHaveValue('sim://');
+  // A broker the server does not allow: its refusal under the form, the password field emptied.
+  await brokerField.fill('https://broker-no-habilitado.example');
+  await page.getByLabel('Usuario del broker').fill('operador');
+  await page.getByLabel('Contraseña').fill('secreta');
   await page.getByRole('button', { name: 'Conectar' }).click();
+  await expect(page.getByRole('alert')).toContainText('La dirección del broker no está permitida');
+  await expect(page.getByLabel('Contraseña')).toHaveValue('');
+  await expect(page.getByText('No hay sesiones de broker')).toBeVisible();
+  await brokerField.fill('sim://');
+  await expect(page.getByLabel('Usuario del broker')).toBeDisabled();
+  await page.getByRole('button', { name: 'Conectar' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(0);
 
   const sessions = page.getByRole('table', { name: 'Sesiones de broker' });
   const accountRow = sessions.locator('tr[data-account="DEMO-ADMIN"]');
