@@ -214,8 +214,10 @@ test('Posiciones: connect the paper broker, watch its account live, stop watchin
   // This tab's socket subscription shows in the server's count, and the worker's state.
   await expect(accountRow.locator('[data-field="subscribers"]')).toHaveText('1');
   await expect(page.getByText('Conexión de posiciones: Conectada')).toBeVisible();
-  await page.getByText('Registro de eventos').click();
-  await expect(page.getByRole('list', { name: 'Eventos' }).locator('li').first()).toBeVisible();
+  // The worker's log of the positions connection: its subscription to the account.
+  await expect(page.getByRole('list', { name: 'Eventos de posiciones' })).toContainText('suscripto a POS:primary:DEMO-ADMIN');
+  await page.getByText('Registro de eventos completo').click();
+  await expect(page.getByRole('list', { name: 'Eventos', exact: true }).locator('li').first()).toBeVisible();
 
   await accountRow.getByRole('button', { name: 'Dejar de vigilar' }).click();
   await expect(positions).toBeHidden();

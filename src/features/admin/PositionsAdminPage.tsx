@@ -6,6 +6,7 @@
 // for each watched account, and its event log.
 import { useQuery } from '@tanstack/react-query';
 import { adminPositionsQueries } from '../../data/queries/adminPositions';
+import { workerQueries } from '../../data/queries/eventLog';
 import { useFills, usePositions, usePositionsStatus, type PositionsStatus } from '../../data/store';
 import type { AdminBrokerSession } from '../../protocol/broker';
 import { EventLogEntries } from '../quoteBoard/EventLog';
@@ -20,6 +21,8 @@ import './adminParts.css';
 import './positionsAdmin.css';
 
 const dateTime = new Intl.DateTimeFormat('es-AR', { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const logTime = new Intl.DateTimeFormat('es-AR', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const POSITIONS_LOG_PREFIX = 'Posiciones:';
 const when = (iso: string | null) => (iso == null ? null : <time dateTime={iso}>{dateTime.format(new Date(iso))}</time>);
 
 /** The spec's positions connection states, as the page says them. */
@@ -196,11 +199,34 @@ function WorkerState({ watches }: { watches: AdminWatch[] }) {
           ))}
         </ul>
       )}
+      <PositionsLog />
       <details className="pos-admin-log">
-        <summary>Registro de eventos</summary>
+        <summary>Registro de eventos completo</summary>
         <EventLogEntries />
       </details>
     </section>
+  );
+}
+
+/** The worker's log lines of the positions connection and its accounts (they start with 'Posiciones:'), newest first. */
+function PositionsLog() {
+  const log = useQuery(workerQueries.eventLog());
+  const lines = (log.data ?? []).filter((entry) => entry.text.startsWith(POSITIONS_LOG_PREFIX)).reverse();
+  return (
+    <div className="pos-admin-log">
+      <h3>Registro de posiciones</h3>
+      {lines.length === 0 ? (
+        <p className="pos-admin-muted">Sin eventos de posiciones todavía.</p>
+      ) : (
+        <ol className="pos-admin-log__list" aria-label="Eventos de posiciones" tabIndex={0}>
+          {lines.slice(0, 50).map((entry, index) => (
+            <li key={`${entry.time}-${lines.length - index}`} data-level={entry.level}>
+              <time dateTime={new Date(entry.time).toISOString()}>{logTime.format(entry.time)}</time> {entry.text.slice(POSITIONS_LOG_PREFIX.length).trim()}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
   );
 }
 
