@@ -19,6 +19,8 @@ import { StartingScreen } from './routes/StartingScreen';
 import { QuoteBoardPage } from './features/quoteBoard/QuoteBoardPage';
 import { VisorPage } from './features/visor/VisorPage';
 import { SESSION_ROUTE_ID } from './features/auth/sessionRoute';
+import { PositionsAdminPage } from './features/admin/PositionsAdminPage';
+import { UsersPage } from './features/admin/UsersPage';
 
 const always = () => true;
 
@@ -59,8 +61,8 @@ export const routes: RouteObject[] = [
             loader: requireAdmin,
             shouldRevalidate: always,
             children: [
-              { path: 'posiciones', id: 'posiciones', element: <PendingScreen title="Posiciones" /> },
-              { path: 'users', id: 'users', element: <PendingScreen title="Usuarios" /> },
+              { path: 'posiciones', id: 'posiciones', element: <PositionsAdminPage /> },
+              { path: 'users', id: 'users', element: <UsersPage /> },
               { path: 'admin', id: 'home-admin', element: <PendingScreen title="Admin" /> },
               { path: 'admin/datacenter/tv', id: 'datacenter-tv', element: <PendingScreen title="Data center TV" /> },
               { path: 'admin/datacenter/rofex', id: 'datacenter-rofex', element: <PendingScreen title="Data center ROFEX" /> },

@@ -55,6 +55,22 @@ export function operatorLogRepo(db: Db, now: () => number) {
         .execute();
     },
 
+    /**
+     * Each user's latest sign-in (epoch ms), from the log's `login` rows: the log is kept, so
+     * this outlives the sessions (pruned a day after they end). `userIds` narrows it.
+     */
+    async lastSignIns(userIds?: readonly string[]): Promise<Map<string, number>> {
+      if (userIds != null && userIds.length === 0) return new Map();
+      let query = db
+        .selectFrom('operator_log')
+        .select((eb) => ['user_id', eb.fn.max('at').as('at')])
+        .where('action', '=', 'login')
+        .where('user_id', 'is not', null);
+      if (userIds != null) query = query.where('user_id', 'in', userIds);
+      const rows = await query.groupBy('user_id').execute();
+      return new Map(rows.map((row) => [row.user_id!, Number(row.at)]));
+    },
+
     async latest(limit: number) {
       return db.selectFrom('operator_log').selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit).execute();
     },

@@ -23,7 +23,7 @@ export async function requireAdmin(request: FastifyRequest): Promise<void> {
 const refusal = (reason: 'not_found' | 'last_admin') =>
   reason === 'not_found' ? new NotFoundError(ADMIN_MESSAGES.userNotFound) : new ConflictError(ADMIN_MESSAGES.lastAdmin);
 
-function toAdminUser(row: UserRow): AdminUser {
+function toAdminUser(row: UserRow, lastSignIn: number | undefined): AdminUser {
   return {
     _id: row.id,
     username: row.username,
@@ -33,6 +33,7 @@ function toAdminUser(row: UserRow): AdminUser {
     disabled: row.disabled === 1,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
+    last_login_at: lastSignIn == null ? null : new Date(lastSignIn).toISOString(),
   };
 }
 
@@ -80,7 +81,10 @@ export function adminRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', requireAdmin);
 
-    app.get('/admin/users', async () => ({ status: 'success', data: (await users.list()).map(toAdminUser) }));
+    app.get('/admin/users', async () => {
+      const [rows, lastSignIns] = await Promise.all([users.list(), log.lastSignIns()]);
+      return { status: 'success', data: rows.map((row) => toAdminUser(row, lastSignIns.get(row.id))) };
+    });
 
     app.post('/admin/users', async (request, reply) => {
       const input = parseBody(CreateUserRequest, request.body);
@@ -88,7 +92,7 @@ export function adminRoutes(ctx: AppContext) {
       if (!created) throw new ConflictError(ADMIN_MESSAGES.taken(input.username));
       await record(request, 'admin_user_create', { user_id: created.id, username: created.username, role: created.role });
       reply.code(201);
-      return { status: 'success', data: toAdminUser(created) };
+      return { status: 'success', data: toAdminUser(created, undefined) };
     });
 
     app.put<{ Params: { id: string } }>('/admin/users/:id', async (request) => {
@@ -104,7 +108,8 @@ export function adminRoutes(ctx: AppContext) {
       if (input.password != null || input.disabled === true) await endSessions(result.user.id);
       const { password, ...changes } = input;
       await record(request, 'admin_user_update', { user_id: result.user.id, username: result.user.username, ...changes, passwordReset: password != null });
-      return { status: 'success', data: toAdminUser(result.user) };
+      const lastSignIn = (await log.lastSignIns([result.user.id])).get(result.user.id);
+      return { status: 'success', data: toAdminUser(result.user, lastSignIn) };
     });
 
     app.delete<{ Params: { id: string } }>('/admin/users/:id', async (request) => {

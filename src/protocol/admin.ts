@@ -20,6 +20,8 @@ export const AdminUser = PublicUser.extend({
   disabled: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** ISO date-time of the latest sign-in (from the operator log); null when never. */
+  last_login_at: z.string().nullable(),
 });
 export type AdminUser = z.infer<typeof AdminUser>;
 

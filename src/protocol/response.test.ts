@@ -18,7 +18,7 @@ describe('strict answers', () => {
   });
 
   it('stay strict where a schema extends or picks another', () => {
-    const admin = { ...user, disabled: false, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z' };
+    const admin = { ...user, disabled: false, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z', last_login_at: null };
     expect(AdminUserResponse.safeParse({ status: 'success', data: admin }).success).toBe(true);
     expect(AdminUser.safeParse({ ...admin, password_hash: 'h' }).success).toBe(false);
     const { firstName: _first, lastName: _last, ...socketUser } = user;

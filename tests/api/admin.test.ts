@@ -89,6 +89,31 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       expect(user._id).toBe(data._id);
     });
 
+    it("shows each user's latest sign-in: none before the first, a failed one does not count, every change answers it", async () => {
+      const username = `ultimo_${Math.random().toString(36).slice(2, 8)}`;
+      const created = expectBody(await admin.api.post('/api/admin/users', { username, password: 'clave-segura' }), AdminUserResponse, 201).data;
+      expect(created.last_login_at).toBeNull();
+      expect((await listUsers()).find((user) => user._id === created._id)?.last_login_at).toBeNull();
+
+      const signedInAt = server.clock.now();
+      await signIn(server.baseUrl, { username, password: 'clave-segura' });
+      const first = (await listUsers()).find((user) => user._id === created._id)?.last_login_at;
+      expect(first).toBe(new Date(signedInAt).toISOString());
+
+      server.clock.advance(60_000);
+      expect((await login(server.baseUrl, username, 'clave-errada')).status).toBe(401);
+      expect((await listUsers()).find((user) => user._id === created._id)?.last_login_at).toBe(first);
+
+      server.clock.advance(60_000);
+      await signIn(server.baseUrl, { username, password: 'clave-segura' });
+      const second = (await listUsers()).find((user) => user._id === created._id)!.last_login_at!;
+      expect(second).toBe(new Date(signedInAt + 120_000).toISOString());
+      // Another user's sign-in is not theirs; the answer of a change carries it.
+      await signIn(server.baseUrl, DEMO);
+      const updated = expectBody(await admin.api.put(`/api/admin/users/${created._id}`, { lastName: 'Cambiado' }), AdminUserResponse).data;
+      expect(updated.last_login_at).toBe(second);
+    });
+
     it('refuses a username that exists, whatever its case, with 409', async () => {
       const before = await listUsers();
       for (const username of ['demo', 'DEMO', ' Admin ']) {

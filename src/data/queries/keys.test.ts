@@ -1,6 +1,7 @@
 import { hashKey, partialMatchKey } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { adminKeys, marketKeys, profileKeys, workerKeys } from './keys';
+import { adminPositionsKeys } from './keys';
 
 const domains = { market: marketKeys, profile: profileKeys, worker: workerKeys, admin: adminKeys };
 
@@ -32,5 +33,12 @@ describe('query keys', () => {
     const submitted = marketKeys.submittedSearch(' XYZ123 ');
     expect(hashKey(submitted)).not.toBe(hashKey(live));
     expect(partialMatchKey(submitted, live)).toBe(true);
+  });
+
+  it("keep the admin's broker sessions in a domain of their own", () => {
+    expect(partialMatchKey(adminPositionsKeys.sessions(), adminPositionsKeys.all)).toBe(true);
+    const roots = [...Object.values(domains).map((keys) => hashKey(keys.all))];
+    expect(roots).not.toContain(hashKey(adminPositionsKeys.all));
+    expect(partialMatchKey(adminPositionsKeys.sessions(), adminKeys.all)).toBe(false);
   });
 });

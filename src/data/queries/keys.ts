@@ -30,3 +30,10 @@ export const adminKeys = {
   /** Every account (GET /admin/users). */
   users: () => [...adminKeys.all, 'users'] as const,
 };
+
+/** The admin's view of broker sessions (GET /admin/positions). */
+export const adminPositionsKeys = {
+  all: ['adminPositions'] as const,
+  /** The broker sessions of every process, with their accounts and subscribers. */
+  sessions: () => [...adminPositionsKeys.all, 'sessions'] as const,
+};
