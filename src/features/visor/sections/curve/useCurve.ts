@@ -67,7 +67,14 @@ export function useCurveCatalogue(product: string): CurveCatalogue {
   }, [data, isPending, isError, day, product]);
 }
 
-/** The curve now, recomputed after every batch of ticks that moved one of its symbols. */
+/**
+ * How often at most the curve is recomputed and drawn again while ticks arrive: a table and
+ * chart of implied rates read at 4 changes a second, and each is a React render of the whole
+ * table (bench:visor --page charts: about 4 % of a core at 20 a second, the tab's tick rate).
+ */
+export const CURVE_REFRESH_MS = 250;
+
+/** The curve now, recomputed after the batches of ticks that moved its symbols, at most every CURVE_REFRESH_MS. */
 export function useCurveSnapshot(contracts: readonly CurveContract[], spot: string, today: Date, dayCount: DayCount): CurveSnapshot & { marketLive: boolean } {
   const marketLive = useMarketStatus().state === 'open';
   const symbolsKey = useMemo(() => [...contracts.map((contract) => contract.symbol), ...(spot ? [spot] : [])].join('\n'), [contracts, spot]);
@@ -78,8 +85,24 @@ export function useCurveSnapshot(contracts: readonly CurveContract[], spot: stri
     const symbols = symbolsKey.split('\n');
     // Held as on screen: the chart draws every month whatever the table scrolls.
     const releases = symbols.map((symbol) => holdSymbol(symbol));
-    const stop = subscribeQuotes(symbols, (quotes) => setStates({ key: symbolsKey, quotes: new Map(quotes) }));
+    // The first answer at once, then at most one every CURVE_REFRESH_MS, the latest quotes each time.
+    let latest: ReadonlyMap<string, QuoteState | null> = new Map();
+    let shownAt = -Infinity;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const show = () => {
+      timer = null;
+      shownAt = performance.now();
+      setStates({ key: symbolsKey, quotes: new Map(latest) });
+    };
+    const stop = subscribeQuotes(symbols, (quotes) => {
+      latest = quotes;
+      if (timer !== null) return;
+      const wait = shownAt + CURVE_REFRESH_MS - performance.now();
+      if (wait <= 0) show();
+      else timer = setTimeout(show, wait);
+    });
     return () => {
+      if (timer !== null) clearTimeout(timer);
       stop();
       releases.forEach((release) => release());
     };
