@@ -15,7 +15,8 @@
 // frame p95, main-thread busy (CDP TaskDuration) in seconds and in % of one core, long tasks,
 // whether the tab shows the last update of every symbol and how long after the load ended.
 // `--page test` runs the same on the /test board (for the bench's own checks). BENCH_TRACE=file
-// writes a Chromium trace of the one-tab run (load only). Figures only; nothing here asserts.
+// writes a Chromium trace of the one-tab run (load only); BENCH_PROFILE=1 prints where its main
+// thread's script time went (ticks/pageProfile.ts). Figures only; nothing here asserts.
 // `--page charts` (issue 19): a visor of two live charts (the nearest dollar future's minute
 // candles, and a formula line: the pase between the first two months), the DLR curve and a
 // board of --board-rows symbols, every symbol it holds updated every 25 ms (the real server's
@@ -38,6 +39,7 @@ import type { PageSamples } from './ticks/instrument.js';
 import { naiveFiles } from './ticks/naiveHtml.js';
 import { cachedDrawTimes, chartLatencies, chartsVisor, type ChartSeries } from './ticks/charts.js';
 import { benchContext, fmt, launchChromium, metrics, openTabs, paintLatencies, percentile, printRunTotals, processCpu } from './ticks/tabs.js';
+import { startPageProfile } from './ticks/pageProfile.js';
 import { profileSharedWorker, type WorkerProfile } from './ticks/workerCpu.js';
 
 const { values } = parseArgs({
@@ -379,7 +381,10 @@ async function runDesign(browser: Browser, feed: FeedServer, server: RealServer,
         categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink', 'cc', 'v8'],
       });
     }
+    const profiling =
+      process.env.BENCH_PROFILE && tabCount === 1 && design !== 'naive' ? await startPageProfile(sessions[0]!, path.join(root, 'dist', 'assets')) : null;
     const run = await feed.run({ symbols, rate, seconds: SECONDS, perMessage: PER_MESSAGE });
+    if (profiling) console.log(await profiling.stop());
     if (tracing) await browser.stopTracing();
 
     const last = new Map([...feed.lastSent()].map(([symbol, md]) => [symbol, md.TV as number]));
