@@ -178,4 +178,9 @@ describe('chartSeriesSpec', () => {
     expect(chartSeriesSpec('MERV - XMEV - AL30 - 24hs')).toEqual({ kind: 'symbol', symbol: 'MERV - XMEV - AL30 - 24hs' });
     expect(chartSeriesSpec('(BYMA:AL30 *')).toMatchObject({ kind: 'invalid' });
   });
+
+  it('says what a formula of catalogue names lacks instead of taking it for one unknown symbol', () => {
+    expect(chartSeriesSpec('DLR/ENE27 - DLR/DIC26')).toMatchObject({ kind: 'invalid', error: expect.stringContaining('Falta el mercado') });
+    expect(chartSeriesSpec('ROFEX:DLR/ENE27 - ROFEX:DLR/DIC26')).toMatchObject({ kind: 'formula', symbols: ['ROFEX:DLR/ENE27', 'ROFEX:DLR/DIC26'] });
+  });
 });

@@ -231,6 +231,10 @@ export function chartSeriesSpec(expression: string): ChartSeriesSpec {
   const parsed = parseFormula(text);
   if (parsed.ok && parsed.hasOperators) return { kind: 'formula', expression: text, ast: parsed.ast, symbols: parsed.symbols };
   if (parsed.ok && parsed.ast.kind === 'symbol') return { kind: 'symbol', symbol: parsed.ast.symbol };
-  if (!parsed.ok && !/[*+()]/.test(text) && text.length > 0) return { kind: 'symbol', symbol: text };
+  // A symbol the parser does not take (a catalogue name without its market) has no spaces,
+  // except BYMA's long form; `DLR/DIC26 - DLR/NOV26` is a formula missing its markets, and its
+  // error says so.
+  const symbolLike = !/\s/.test(text) || /^MERV\s*-\s*XMEV\s*-/i.test(text);
+  if (!parsed.ok && !/[*+()]/.test(text) && text.length > 0 && symbolLike) return { kind: 'symbol', symbol: text };
   return { kind: 'invalid', expression: text, error: parsed.ok ? 'La serie no es un símbolo ni una fórmula' : parsed.error };
 }
