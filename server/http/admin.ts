@@ -76,7 +76,7 @@ function logFilter(query: { user?: string | undefined; action?: string | undefin
 
 /** Rows the CSV export reads at a time: memory stays one page, however many rows match. */
 const EXPORT_PAGE_ROWS = 1000;
-const CSV_COLUMNS = ['fecha', 'usuario', 'id_usuario', 'accion', 'ip', 'detalle'];
+const CSV_COLUMNS = ['fecha', 'usuario', 'id_usuario', 'accion', 'ip', 'detalle', 'id'];
 
 /** One CSV cell: quoted when it must be, and never read as a formula by a spreadsheet. */
 function csvCell(value: string | null): string {
@@ -86,7 +86,7 @@ function csvCell(value: string | null): string {
 }
 
 function csvLine(row: OperatorLogRow): string {
-  return [new Date(row.at).toISOString(), row.username, row.user_id, row.action, row.ip, row.detail].map(csvCell).join(',') + '\r\n';
+  return [new Date(row.at).toISOString(), row.username, row.user_id, row.action, row.ip, row.detail, row.id].map(csvCell).join(',') + '\r\n';
 }
 
 /**
