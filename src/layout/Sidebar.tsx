@@ -20,6 +20,8 @@ interface MenuGroup {
   label: string;
   icon: IconName;
   children: MenuLink[];
+  /** As a link's: true, admins only. */
+  admin?: boolean;
 }
 type MenuItem = MenuLink | MenuGroup | MenuHeading;
 
@@ -29,16 +31,26 @@ const MENU: MenuItem[] = [
   { label: 'Inicio', to: paths.home(), icon: 'home', admin: false },
   { label: 'Posiciones', to: paths.posiciones(), icon: 'briefcase', admin: true },
   { label: 'Usuarios', to: paths.users(), icon: 'users', admin: true },
+  {
+    label: 'Data centers',
+    icon: 'chart',
+    admin: true,
+    children: [
+      { label: 'TV', to: paths['datacenter-tv'](), icon: 'chart' },
+      { label: 'ROFEX', to: paths['datacenter-rofex'](), icon: 'chart' },
+      { label: 'Logs de operadores', to: paths['logs-operadores'](), icon: 'search' },
+    ],
+  },
   { label: 'Configuracion', icon: 'settings', children: [{ label: 'Perfil', to: paths['config-profile'](), icon: 'user' }] },
 ];
 
-function visible(item: MenuLink, isAdmin: boolean): boolean {
+function visible(item: MenuLink | MenuGroup, isAdmin: boolean): boolean {
   return item.admin == null || item.admin === isAdmin;
 }
 
 export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClose: () => void }) {
   const isAdmin = useCurrentUser().role === 'admin';
-  const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({ Configuracion: true });
+  const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({ Configuracion: true, 'Data centers': true });
   const closeOnSmallScreens = () => {
     if (window.innerWidth < 992) onNavigate();
   };
@@ -58,33 +70,35 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
               {item.heading}
             </li>
           ) : 'children' in item ? (
-            <li key={item.label} className={`nav-main__group${openGroups[item.label] ? ' nav-main__group--open' : ''}`}>
-              <button
-                type="button"
-                className="nav-main__link"
-                aria-expanded={openGroups[item.label] ?? false}
-                onClick={() => setOpenGroups((open) => ({ ...open, [item.label]: !open[item.label] }))}
-              >
-                <Icon name={item.icon} /> <span>{item.label}</span>
-                <span className="nav-main__caret" aria-hidden="true">
-                  ›
-                </span>
-              </button>
-              {openGroups[item.label] && (
-                <ul className="nav-main__submenu">
-                  {item.children
-                    .filter((child) => visible(child, isAdmin))
-                    .map((child) => (
-                      <li key={child.to}>
-                        <NavLink to={child.to} className="nav-main__link" onClick={closeOnSmallScreens} end>
-                          <Icon name={child.icon} /> <span>{child.label}</span>
-                          {child.badge != null && <span className="nav-main__badge">{child.badge}</span>}
-                        </NavLink>
-                      </li>
-                    ))}
-                </ul>
-              )}
-            </li>
+            visible(item, isAdmin) && (
+              <li key={item.label} className={`nav-main__group${openGroups[item.label] ? ' nav-main__group--open' : ''}`}>
+                <button
+                  type="button"
+                  className="nav-main__link"
+                  aria-expanded={openGroups[item.label] ?? false}
+                  onClick={() => setOpenGroups((open) => ({ ...open, [item.label]: !open[item.label] }))}
+                >
+                  <Icon name={item.icon} /> <span>{item.label}</span>
+                  <span className="nav-main__caret" aria-hidden="true">
+                    ›
+                  </span>
+                </button>
+                {openGroups[item.label] && (
+                  <ul className="nav-main__submenu">
+                    {item.children
+                      .filter((child) => visible(child, isAdmin))
+                      .map((child) => (
+                        <li key={child.to}>
+                          <NavLink to={child.to} className="nav-main__link" onClick={closeOnSmallScreens} end>
+                            <Icon name={child.icon} /> <span>{child.label}</span>
+                            {child.badge != null && <span className="nav-main__badge">{child.badge}</span>}
+                          </NavLink>
+                        </li>
+                      ))}
+                  </ul>
+                )}
+              </li>
+            )
           ) : (
             visible(item, isAdmin) && (
               <li key={item.to}>
