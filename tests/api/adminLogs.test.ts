@@ -76,7 +76,7 @@ describe.each(databaseTargets())('operator log export and paging on $name', (tar
     const everything = (await exportCsv()).text;
     expect(
       csvRecords(everything)
-        .filter((record) => record.accion.startsWith('admin_user_'))
+        .filter((record) => (record.accion ?? '').startsWith('admin_user_'))
         .map((record) => record.accion)
         .sort(),
     ).toEqual(['admin_user_create', 'admin_user_update']);

@@ -135,7 +135,7 @@ export function OperatorLogsPage() {
           <input
             id={ids.user}
             type="search"
-            placeholder="Nombre de usuario o id"
+            placeholder="Usuario o id"
             value={draft.user}
             onChange={(event) => setDraft({ ...draft, user: event.target.value })}
           />

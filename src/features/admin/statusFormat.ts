@@ -19,8 +19,8 @@ export function formatDuration(ms: number): string {
   return `${rest} s`;
 }
 
-const dateTime = new Intl.DateTimeFormat('es-AR', { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'medium' });
-const timeOnly = new Intl.DateTimeFormat('es-AR', { timeZone: TIME_ZONE, timeStyle: 'medium' });
+const dateTime = new Intl.DateTimeFormat('es-AR', { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'medium', hourCycle: 'h23' });
+const timeOnly = new Intl.DateTimeFormat('es-AR', { timeZone: TIME_ZONE, timeStyle: 'medium', hourCycle: 'h23' });
 
 /** Date and time in Buenos Aires, e.g. `26/11/26, 10:04:05`. */
 export function formatDateTime(at: number | string): string {
