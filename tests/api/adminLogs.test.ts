@@ -3,7 +3,9 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminLogsResponse, type OperatorLogItem } from '../../src/protocol/admin.js';
+import { OPERATOR_ACTIONS } from '../../server/db/operatorLog.js';
 import { exportFileName } from '../../server/http/admin.js';
+import { LOG_ACTIONS } from '../../src/features/admin/logActions.js';
 import { csvRecords } from '../e2e/csv.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, api, createUser, expectBody, expectErrorResponse, session, type Session } from './helpers.js';
@@ -12,6 +14,10 @@ const BIG = 100_000;
 /** The actions the big log cycles through, and the users. */
 const ACTIONS = ['login', 'visor_update', 'tree_save', 'logout'] as const;
 const USERS = ['ana', 'beto', 'carla', 'dario', 'eva'];
+
+it("names every action the server logs in the log page's filter", () => {
+  expect(Object.keys(LOG_ACTIONS).sort()).toEqual([...OPERATOR_ACTIONS].sort());
+});
 
 describe.each(databaseTargets())('operator log export and paging on $name', (target) => {
   let server: TestServer;
