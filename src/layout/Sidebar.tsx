@@ -12,6 +12,8 @@ interface MenuLink {
   /** true: admins only; false: everyone but admins; absent: everyone. */
   admin?: boolean;
   badge?: string | number;
+  /** Pages under this one, listed below it (the data centers under Admin). */
+  children?: MenuLink[];
 }
 interface MenuHeading {
   heading: string;
@@ -20,37 +22,35 @@ interface MenuGroup {
   label: string;
   icon: IconName;
   children: MenuLink[];
-  /** As a link's: true, admins only. */
-  admin?: boolean;
 }
 type MenuItem = MenuLink | MenuGroup | MenuHeading;
 
 // Spec section 2, static entries in order.
 const MENU: MenuItem[] = [
-  { label: 'Admin', to: paths['home-admin'](), icon: 'shield', admin: true },
-  { label: 'Inicio', to: paths.home(), icon: 'home', admin: false },
-  { label: 'Posiciones', to: paths.posiciones(), icon: 'briefcase', admin: true },
-  { label: 'Usuarios', to: paths.users(), icon: 'users', admin: true },
   {
-    label: 'Data centers',
-    icon: 'chart',
+    label: 'Admin',
+    to: paths['home-admin'](),
+    icon: 'shield',
     admin: true,
     children: [
-      { label: 'TV', to: paths['datacenter-tv'](), icon: 'chart' },
-      { label: 'ROFEX', to: paths['datacenter-rofex'](), icon: 'chart' },
+      { label: 'Data center TV', to: paths['datacenter-tv'](), icon: 'chart' },
+      { label: 'Data center ROFEX', to: paths['datacenter-rofex'](), icon: 'chart' },
       { label: 'Logs de operadores', to: paths['logs-operadores'](), icon: 'search' },
     ],
   },
+  { label: 'Inicio', to: paths.home(), icon: 'home', admin: false },
+  { label: 'Posiciones', to: paths.posiciones(), icon: 'briefcase', admin: true },
+  { label: 'Usuarios', to: paths.users(), icon: 'users', admin: true },
   { label: 'Configuracion', icon: 'settings', children: [{ label: 'Perfil', to: paths['config-profile'](), icon: 'user' }] },
 ];
 
-function visible(item: MenuLink | MenuGroup, isAdmin: boolean): boolean {
+function visible(item: MenuLink, isAdmin: boolean): boolean {
   return item.admin == null || item.admin === isAdmin;
 }
 
 export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClose: () => void }) {
   const isAdmin = useCurrentUser().role === 'admin';
-  const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({ Configuracion: true, 'Data centers': true });
+  const [openGroups, setOpenGroups] = useState<Record<string, boolean>>({ Configuracion: true });
   const closeOnSmallScreens = () => {
     if (window.innerWidth < 992) onNavigate();
   };
@@ -69,36 +69,34 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
             <li key={`heading-${item.heading}`} className="nav-main__heading">
               {item.heading}
             </li>
-          ) : 'children' in item ? (
-            visible(item, isAdmin) && (
-              <li key={item.label} className={`nav-main__group${openGroups[item.label] ? ' nav-main__group--open' : ''}`}>
-                <button
-                  type="button"
-                  className="nav-main__link"
-                  aria-expanded={openGroups[item.label] ?? false}
-                  onClick={() => setOpenGroups((open) => ({ ...open, [item.label]: !open[item.label] }))}
-                >
-                  <Icon name={item.icon} /> <span>{item.label}</span>
-                  <span className="nav-main__caret" aria-hidden="true">
-                    ›
-                  </span>
-                </button>
-                {openGroups[item.label] && (
-                  <ul className="nav-main__submenu">
-                    {item.children
-                      .filter((child) => visible(child, isAdmin))
-                      .map((child) => (
-                        <li key={child.to}>
-                          <NavLink to={child.to} className="nav-main__link" onClick={closeOnSmallScreens} end>
-                            <Icon name={child.icon} /> <span>{child.label}</span>
-                            {child.badge != null && <span className="nav-main__badge">{child.badge}</span>}
-                          </NavLink>
-                        </li>
-                      ))}
-                  </ul>
-                )}
-              </li>
-            )
+          ) : !('to' in item) ? (
+            <li key={item.label} className={`nav-main__group${openGroups[item.label] ? ' nav-main__group--open' : ''}`}>
+              <button
+                type="button"
+                className="nav-main__link"
+                aria-expanded={openGroups[item.label] ?? false}
+                onClick={() => setOpenGroups((open) => ({ ...open, [item.label]: !open[item.label] }))}
+              >
+                <Icon name={item.icon} /> <span>{item.label}</span>
+                <span className="nav-main__caret" aria-hidden="true">
+                  ›
+                </span>
+              </button>
+              {openGroups[item.label] && (
+                <ul className="nav-main__submenu">
+                  {item.children
+                    .filter((child) => visible(child, isAdmin))
+                    .map((child) => (
+                      <li key={child.to}>
+                        <NavLink to={child.to} className="nav-main__link" onClick={closeOnSmallScreens} end>
+                          <Icon name={child.icon} /> <span>{child.label}</span>
+                          {child.badge != null && <span className="nav-main__badge">{child.badge}</span>}
+                        </NavLink>
+                      </li>
+                    ))}
+                </ul>
+              )}
+            </li>
           ) : (
             visible(item, isAdmin) && (
               <li key={item.to}>
@@ -106,6 +104,17 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
                   <Icon name={item.icon} /> <span>{item.label}</span>
                   {item.badge != null && <span className="nav-main__badge">{item.badge}</span>}
                 </NavLink>
+                {item.children && (
+                  <ul className="nav-main__submenu">
+                    {item.children.map((child) => (
+                      <li key={child.to}>
+                        <NavLink to={child.to} className="nav-main__link" onClick={closeOnSmallScreens} end>
+                          <Icon name={child.icon} /> <span>{child.label}</span>
+                        </NavLink>
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </li>
             )
           ),

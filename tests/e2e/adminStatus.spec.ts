@@ -36,7 +36,7 @@ async function ticksPerSecond(page: Page): Promise<number> {
 test.describe('admin status pages', () => {
   test('the admin home shows both feeds running, the processes, and links to the data centers', async ({ page }) => {
     await signInAsAdmin(page);
-    await page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Admin' }).click();
+    await page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Admin', exact: true }).click();
     await expect(page).toHaveURL(/\/admin$/);
     await expect(page.getByRole('heading', { name: 'Admin', level: 1 })).toBeVisible();
     for (const name of ['tv', 'rofex'] as const) {
@@ -53,7 +53,7 @@ test.describe('admin status pages', () => {
     await expect(page.getByRole('heading', { name: 'Data center TV', level: 1 })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Ruta' })).toContainText('Admin');
     const sidebar = page.getByRole('navigation', { name: 'Menú principal' });
-    await sidebar.getByRole('link', { name: 'ROFEX' }).click();
+    await sidebar.getByRole('link', { name: 'Data center ROFEX' }).click();
     await expect(page.getByRole('heading', { name: 'Data center ROFEX', level: 1 })).toBeVisible();
     await expect(page.locator('[data-field="source"]')).toHaveText('Simulador');
     await sidebar.getByRole('link', { name: 'Logs de operadores' }).click();
