@@ -46,6 +46,7 @@ test.describe('admin status pages', () => {
     await expect(page.getByRole('heading', { name: 'Procesos' })).toBeVisible();
     await expect(page.locator('[data-field="signed-in"]')).not.toHaveText('—');
     await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect(page.locator('[data-field="problems"]')).toHaveText(/^Todo en orden/);
 
     // Each data center from the home and from the sidebar.
     await page.getByRole('link', { name: 'Abrir data center TV' }).click();
@@ -90,6 +91,7 @@ test.describe('admin status pages', () => {
       // The other admin's home, polling, shows it stopped and standing out; rofex still runs.
       await expect(feedCard(watcher, 'tv').locator('[data-state]')).toHaveAttribute('data-state', 'stopped');
       await expect(feedCard(watcher, 'tv')).toHaveClass(/status-card--problem/);
+      await expect(watcher.getByRole('alert')).toHaveText('Atención: el data center TV está detenido.');
       await expect(feedCard(watcher, 'rofex').locator('[data-state]')).toHaveAttribute('data-state', 'running');
       // Stopped, the feed makes no ticks: its recent rate falls to zero.
       await expect.poll(() => ticksPerSecond(page), { timeout: 15_000 }).toBe(0);

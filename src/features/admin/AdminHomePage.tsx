@@ -64,6 +64,13 @@ export function AdminHomePage() {
   const positionsSockets = status?.processes.reduce((sum, process) => sum + process.positionsSockets, 0) ?? 0;
   const accounts = broker.data?.reduce((sum, session) => sum + session.accounts.length, 0) ?? 0;
   const latest = logs.data?.pages[0]?.data ?? [];
+  // What needs the operator, in one line at the top.
+  const problems = status
+    ? [
+        ...status.data.filter((feed) => feed.state !== 'running').map((feed) => `el data center ${FEED_LABELS[feed.name]} está detenido`),
+        ...status.data.filter((feed) => feed.state === 'running' && feed.lastError).map((feed) => `el data center ${FEED_LABELS[feed.name]} informa un error`),
+      ]
+    : [];
 
   return (
     <AdminPage title="Admin" lead="El estado de la instalación, actualizado cada pocos segundos.">
@@ -71,6 +78,16 @@ export function AdminHomePage() {
       {status && status.silent > 0 && (
         <p className="status-alert" role="alert">
           {status.silent === 1 ? 'Un proceso no respondió' : `${status.silent} procesos no respondieron`} a tiempo: sus sockets y feeds no se cuentan.
+        </p>
+      )}
+      {status && problems.length > 0 && (
+        <p className="status-alert" role="alert" data-field="problems">
+          Atención: {problems.join('; ')}.
+        </p>
+      )}
+      {status && problems.length === 0 && status.silent === 0 && (
+        <p className="status-ok" data-field="problems">
+          Todo en orden: los dos data centers están en marcha y todos los procesos respondieron.
         </p>
       )}
       <div className="status-grid">
