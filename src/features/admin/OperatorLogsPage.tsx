@@ -1,9 +1,11 @@
 // The operator log (issue 20): filters by user, action and dates (kept in the address, so a
 // filtered view can be shared or reloaded), newest first, one page after another as the list
 // scrolls (cursor paging on the server's index), a row's details on click, and the CSV export
-// of everything the filters match (the server streams it).
+// of everything the filters match (the server streams it). The table is a window-scrolled
+// virtual list: however many pages are loaded, only the rows in view are in the page.
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { adminLogsQueries, useExportLogsMutation } from '../../data/queries/adminLogs';
 import type { LogFilters } from '../../data/queries/keys';
@@ -17,6 +19,10 @@ import { formatDateTime } from './statusFormat';
 import './adminStatus.css';
 
 const FIELDS = ['user', 'action', 'from', 'to'] as const;
+/** A row's height in px, for the virtual list (the rows are one line each). */
+const ROW_HEIGHT = 45;
+/** The next page is asked for when the rows in view come this close to the last loaded one. */
+const LOAD_AHEAD_ROWS = 20;
 
 function filtersOf(params: URLSearchParams): LogFilters {
   return { user: params.get('user') ?? '', action: params.get('action') ?? '', from: params.get('from') ?? '', to: params.get('to') ?? '' };
@@ -75,22 +81,35 @@ export function OperatorLogsPage() {
   const [selected, setSelected] = useState<OperatorLogItem | null>(null);
   const logs = useInfiniteQuery(adminLogsQueries.list(filters));
   const exportCsv = useExportLogsMutation();
-  const sentinel = useRef<HTMLDivElement>(null);
+  // Where the rows start in the page, for the window's virtual list.
+  const [scrollMargin, setScrollMargin] = useState(0);
+  const measureBody = useCallback((body: HTMLTableSectionElement | null) => {
+    if (body) setScrollMargin(body.getBoundingClientRect().top + window.scrollY);
+  }, []);
   const ids = { user: useId(), action: useId(), from: useId(), to: useId() };
   const rows = logs.data?.pages.flatMap((page) => page.data) ?? [];
   const filtered = FIELDS.some((field) => filters[field] !== '');
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = logs;
 
-  // The next page as the end of the list comes into view.
+  // Only the rows in view (and a few around) are in the page, however many pages are loaded:
+  // the table stays light after scrolling through thousands of rows.
+  // The virtualizer keeps its state outside React and re-renders this component itself.
+  const virtualizer = useWindowVirtualizer({
+    count: rows.length,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+    scrollMargin,
+    getItemKey: (index) => rows[index]!.id,
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastInView = items.at(-1)?.index ?? -1;
+  const padTop = items[0] ? items[0].start - virtualizer.options.scrollMargin : 0;
+  const padBottom = items.length > 0 ? virtualizer.getTotalSize() - (items.at(-1)!.end - virtualizer.options.scrollMargin) : 0;
+
+  // The next page as the end of the loaded rows comes into view.
   useEffect(() => {
-    const element = sentinel.current;
-    if (!element || !hasNextPage) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
-    });
-    observer.observe(element);
-    return () => observer.disconnect();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+    if (hasNextPage && !isFetchingNextPage && lastInView >= rows.length - LOAD_AHEAD_ROWS) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage, lastInView, rows.length]);
 
   const apply = (next: LogFilters) => {
     const search = new URLSearchParams();
@@ -198,25 +217,43 @@ export function OperatorLogsPage() {
                   </th>
                 </tr>
               </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.id} data-log-id={row.id} data-action={row.action} onClick={() => setSelected(row)}>
-                    <td>{formatDateTime(row.at)}</td>
-                    <td>{row.username ?? '—'}</td>
-                    <td>{actionLabel(row.action)}</td>
-                    <td className="status-mono">{row.ip ?? '—'}</td>
-                    <td>
-                      <button type="button" className="button button--small" onClick={(event) => (event.stopPropagation(), setSelected(row))}>
-                        Ver<span className="status-sr"> el detalle de {actionLabel(row.action)}</span>
-                      </button>
-                    </td>
+              <tbody ref={measureBody}>
+                {padTop > 0 && (
+                  <tr aria-hidden="true" className="log-pad">
+                    <td colSpan={5} style={{ height: padTop }} />
                   </tr>
-                ))}
+                )}
+                {items
+                  .map(({ index }) => [index, rows[index]!] as const)
+                  .map(([index, row]) => (
+                    <tr
+                      key={row.id}
+                      ref={virtualizer.measureElement}
+                      data-index={index}
+                      data-log-id={row.id}
+                      data-action={row.action}
+                      onClick={() => setSelected(row)}
+                    >
+                      <td>{formatDateTime(row.at)}</td>
+                      <td>{row.username ?? '—'}</td>
+                      <td>{actionLabel(row.action)}</td>
+                      <td className="status-mono">{row.ip ?? '—'}</td>
+                      <td>
+                        <button type="button" className="button button--small" onClick={(event) => (event.stopPropagation(), setSelected(row))}>
+                          Ver<span className="status-sr"> el detalle de {actionLabel(row.action)}</span>
+                        </button>
+                      </td>
+                    </tr>
+                  ))}
+                {padBottom > 0 && (
+                  <tr aria-hidden="true" className="log-pad">
+                    <td colSpan={5} style={{ height: padBottom }} />
+                  </tr>
+                )}
               </tbody>
             </table>
           </div>
         )}
-        <div ref={sentinel} className="log-sentinel" />
         {hasNextPage && (
           <button type="button" className="button button--secondary log-more" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
             {isFetchingNextPage ? 'Cargando…' : 'Cargar más'}
