@@ -15,7 +15,7 @@ import { profileRoutes } from './http/profile.js';
 import { adminRoutes } from './http/admin.js';
 import { createWorkspaceService } from './workspace/service.js';
 import { seedDemoVisores } from './workspace/demoVisores.js';
-import { createMarketService } from './market/service.js';
+import { createMarketService, type MarketService } from './market/service.js';
 import { createLocalCluster, createRedisCluster, newProcessId } from './cluster.js';
 import { marketRoutes } from './http/market.js';
 import { brokerRoutes } from './http/broker.js';
@@ -162,11 +162,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const cluster = config.redisUrl
     ? createRedisCluster(config.redisUrl, config.redisPrefix, processId, (error) => app.log.warn({ err: error }, 'cluster'))
     : createLocalCluster(processId);
-  const market = createMarketService(config, now, app.log, { processId, cluster });
+  const sockets = createSocketRegistry();
+  // Every authenticated socket is in the registry; those that are not market sockets are positions sockets.
+  const market: MarketService = createMarketService(config, now, app.log, {
+    processId,
+    cluster,
+    positionsSockets: () => Math.max(0, sockets.count() - market.clients.size),
+  });
   const onBrokerError = (error: unknown) => app.log.warn({ err: error }, 'broker');
   const brokerStore = config.redisUrl ? createRedisBrokerStore(config.redisUrl, config.redisPrefix, processId, onBrokerError) : createMemoryBrokerStore();
   const broker = createBrokerService(market, now, { store: brokerStore, onError: onBrokerError, paperFillSeconds: config.paperFillSeconds });
-  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets: createSocketRegistry(), now };
+  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, now };
   if (seeded.includes(DEMO_USER)) await seedDemoWorkspace(ctx, app.log);
 
   await app.register(fastifyWebsocket, {

@@ -35,6 +35,8 @@ export interface Cluster {
    * reached, only this process answers.
    */
   ask<T>(topic: string, payload?: unknown): Promise<ClusterAnswer<T>[]>;
+  /** As `ask`, and how many processes heard the question but gave no answer (hung, failed, timed out). */
+  askCounted<T>(topic: string, payload?: unknown): Promise<{ answers: ClusterAnswer<T>[]; silent: number }>;
   /** What this process answers to `topic`. */
   answer(topic: string, handler: Handler): void;
   /** Resolves once questions from other processes reach this one. */
@@ -45,12 +47,16 @@ export interface Cluster {
 /** One process: every question is answered here. */
 export function createLocalCluster(processId: string): Cluster {
   const handlers = new Map<string, Handler>();
+  async function ask<T>(topic: string, payload?: unknown): Promise<ClusterAnswer<T>[]> {
+    const handler = handlers.get(topic);
+    if (!handler) return [];
+    return [{ processId, answer: (await handler(payload)) as T }];
+  }
   return {
     processId,
-    async ask<T>(topic: string, payload?: unknown) {
-      const handler = handlers.get(topic);
-      if (!handler) return [];
-      return [{ processId, answer: (await handler(payload)) as T }];
+    ask,
+    async askCounted<T>(topic: string, payload?: unknown) {
+      return { answers: await ask<T>(topic, payload), silent: 0 };
     },
     answer(topic, handler) {
       handlers.set(topic, handler);
@@ -126,38 +132,44 @@ export function createRedisCluster(
   const ready = subscriber.subscribe(askChannel, replyChannel(processId)).then(() => undefined);
   ready.catch(report);
 
+  async function askCounted<T>(topic: string, payload?: unknown): Promise<{ answers: ClusterAnswer<T>[]; silent: number }> {
+    await ready;
+    const id = randomBytes(12).toString('hex');
+    const question: Question = { id, from: processId, topic, payload };
+    const replies: Reply[] = [];
+    let finish = () => {};
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    const entry = { replies, expected: Infinity, finish };
+    open.set(id, entry);
+    const timer = setTimeout(finish, answerTimeoutMs);
+    try {
+      // Every process hears it, this one included; an answer may arrive before PUBLISH returns.
+      entry.expected = await client.publish(askChannel, JSON.stringify(question));
+      if (replies.length >= entry.expected) finish();
+      await done;
+    } catch (error) {
+      // Redis cannot be reached: this process still answers for itself.
+      report(error as Error);
+      const handler = handlers.get(topic);
+      return { answers: handler ? [{ processId, answer: (await handler(payload)) as T }] : [], silent: 0 };
+    } finally {
+      clearTimeout(timer);
+      open.delete(id);
+    }
+    const answered = replies.filter((r): r is Reply & { answer: T } => 'answer' in r);
+    // This process first, then the others in a stable order.
+    const answers = answered
+      .sort((a, b) => (a.processId === processId ? -1 : b.processId === processId ? 1 : a.processId.localeCompare(b.processId)))
+      .map((r) => ({ processId: r.processId, answer: r.answer }));
+    return { answers, silent: Math.max(0, entry.expected - answered.length) };
+  }
+
   return {
     processId,
     ready: () => ready,
+    askCounted,
     async ask<T>(topic: string, payload?: unknown) {
-      await ready;
-      const id = randomBytes(12).toString('hex');
-      const question: Question = { id, from: processId, topic, payload };
-      const replies: Reply[] = [];
-      let finish = () => {};
-      const done = new Promise<void>((resolve) => (finish = resolve));
-      const entry = { replies, expected: Infinity, finish };
-      open.set(id, entry);
-      const timer = setTimeout(finish, answerTimeoutMs);
-      try {
-        // Every process hears it, this one included; an answer may arrive before PUBLISH returns.
-        entry.expected = await client.publish(askChannel, JSON.stringify(question));
-        if (replies.length >= entry.expected) finish();
-        await done;
-      } catch (error) {
-        // Redis cannot be reached: this process still answers for itself.
-        report(error as Error);
-        const handler = handlers.get(topic);
-        return handler ? [{ processId, answer: (await handler(payload)) as T }] : [];
-      } finally {
-        clearTimeout(timer);
-        open.delete(id);
-      }
-      const answered = replies.filter((r): r is Reply & { answer: T } => 'answer' in r);
-      // This process first, then the others in a stable order.
-      return answered
-        .sort((a, b) => (a.processId === processId ? -1 : b.processId === processId ? 1 : a.processId.localeCompare(b.processId)))
-        .map((r) => ({ processId: r.processId, answer: r.answer }));
+      return (await askCounted<T>(topic, payload)).answers;
     },
     answer(topic, handler) {
       handlers.set(topic, handler);

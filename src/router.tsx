@@ -14,7 +14,9 @@ import { HomePage } from './features/home/HomePage';
 import { ProfilePage } from './features/profile/ProfilePage';
 import { SearchPage } from './features/search/SearchPage';
 import { NotFoundPage } from './routes/NotFoundPage';
-import { PendingScreen } from './routes/PendingScreen';
+import { AdminHomePage } from './features/admin/AdminHomePage';
+import { DataCenterPage } from './features/admin/DataCenterPage';
+import { OperatorLogsPage } from './features/admin/OperatorLogsPage';
 import { StartingScreen } from './routes/StartingScreen';
 import { QuoteBoardPage } from './features/quoteBoard/QuoteBoardPage';
 import { VisorPage } from './features/visor/VisorPage';
@@ -63,14 +65,10 @@ export const routes: RouteObject[] = [
             children: [
               { path: 'posiciones', id: 'posiciones', element: <PositionsAdminPage /> },
               { path: 'users', id: 'users', element: <UsersPage /> },
-              { path: 'admin', id: 'home-admin', element: <PendingScreen title="Admin" /> },
-              { path: 'admin/datacenter/tv', id: 'datacenter-tv', element: <PendingScreen title="Data center TV" /> },
-              { path: 'admin/datacenter/rofex', id: 'datacenter-rofex', element: <PendingScreen title="Data center ROFEX" /> },
-              {
-                path: 'admin/datacenter/logs-operadores',
-                id: 'logs-operadores',
-                element: <PendingScreen title="Logs de operadores" />,
-              },
+              { path: 'admin', id: 'home-admin', element: <AdminHomePage /> },
+              { path: 'admin/datacenter/tv', id: 'datacenter-tv', element: <DataCenterPage key="tv" name="tv" /> },
+              { path: 'admin/datacenter/rofex', id: 'datacenter-rofex', element: <DataCenterPage key="rofex" name="rofex" /> },
+              { path: 'admin/datacenter/logs-operadores', id: 'logs-operadores', element: <OperatorLogsPage /> },
             ],
           },
         ],

@@ -100,3 +100,4 @@ export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type VisorRow = Selectable<VisoresTable>;
+export type OperatorLogRow = Selectable<OperatorLogTable>;

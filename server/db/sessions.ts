@@ -73,6 +73,31 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
       return rows.map((r) => r.token_hash);
     },
 
+    /** Users with a live session (signed in): how many sessions each, and when one was last used, latest first. */
+    async signedIn(): Promise<{ id: string; username: string; role: UserRow['role']; sessions: number; lastUsedAt: number; signedInAt: number }[]> {
+      const at = now();
+      const rows = await db
+        .selectFrom('sessions')
+        .innerJoin('users', 'users.id', 'sessions.user_id')
+        .select(({ fn }) => [
+          'users.id as id',
+          'users.username as username',
+          'users.role as role',
+          fn.countAll<number | string | bigint>().as('sessions'),
+          fn.max('sessions.last_used_at').as('lastUsedAt'),
+          fn.min('sessions.created_at').as('signedInAt'),
+        ])
+        .where('sessions.revoked_at', 'is', null)
+        .where('sessions.expires_at', '>', at)
+        .where('sessions.last_used_at', '>', at - policy.idleMs)
+        .where('users.disabled', '=', 0)
+        .groupBy(['users.id', 'users.username', 'users.role'])
+        .execute();
+      return rows
+        .map((row) => ({ ...row, sessions: Number(row.sessions), lastUsedAt: Number(row.lastUsedAt), signedInAt: Number(row.signedInAt) }))
+        .sort((a, b) => b.lastUsedAt - a.lastUsedAt || a.username.localeCompare(b.username));
+    },
+
     /** Drops sessions that ended more than a day ago, so the table does not grow forever. */
     async prune(): Promise<number> {
       const cutoff = now() - 24 * 60 * 60 * 1000;

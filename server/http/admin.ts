@@ -1,6 +1,8 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CreateUserRequest, LogQuery, UpdateUserRequest, type AdminUser, type OperatorLogItem } from '../../src/protocol/admin.js';
-import type { UserRow } from '../db/schema.js';
+import { CreateUserRequest, LogExportQuery, LogQuery, UpdateUserRequest, type AdminUser, type OperatorLogItem } from '../../src/protocol/admin.js';
+import type { LogFilter, OperatorLogRepo } from '../db/operatorLog.js';
+import type { OperatorLogRow, UserRow } from '../db/schema.js';
 import type { AppContext } from '../context.js';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
 import { parseBody } from './errors.js';
@@ -68,6 +70,51 @@ function decodeCursor(raw: string | undefined): { at: number; id: string } | nul
   throw new InvalidError(ADMIN_MESSAGES.badCursor);
 }
 
+/** The log's filters from a query (user id or username, action, from, to). */
+function logFilter(query: { user?: string | undefined; action?: string | undefined; from?: string | undefined; to?: string | undefined }): LogFilter {
+  return { user: query.user || undefined, action: query.action || undefined, from: parseDate('from', query.from), to: parseDate('to', query.to) };
+}
+
+/** Rows the CSV export reads at a time: memory stays one page, however many rows match. */
+const EXPORT_PAGE_ROWS = 1000;
+const CSV_COLUMNS = ['fecha', 'usuario', 'id_usuario', 'accion', 'ip', 'detalle', 'id'];
+
+/** One CSV cell: quoted when it must be, and never read as a formula by a spreadsheet. */
+function csvCell(value: string | null): string {
+  if (value == null) return '';
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+function csvLine(row: OperatorLogRow): string {
+  return [new Date(row.at).toISOString(), row.username, row.user_id, row.action, row.ip, row.detail, row.id].map(csvCell).join(',') + '\r\n';
+}
+
+/**
+ * The matching rows as CSV, newest first, one page of the keyset query at a time: the answer
+ * is streamed (the stream pulls the next page when the client has read the last).
+ */
+async function* logCsv(log: OperatorLogRepo, filter: LogFilter): AsyncGenerator<string> {
+  // The BOM makes spreadsheets read the file as UTF-8 (names with accents).
+  yield '\ufeff' + CSV_COLUMNS.join(',') + '\r\n';
+  let after: { at: number; id: string } | null = null;
+  for (;;) {
+    const rows = await log.list(filter, EXPORT_PAGE_ROWS, after);
+    if (rows.length > 0) yield rows.map(csvLine).join('');
+    if (rows.length < EXPORT_PAGE_ROWS) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.at, id: last.id };
+  }
+}
+
+/** The export's file name: the operator log and the day in Buenos Aires, e.g. logs-operadores-2026-11-26.csv. */
+export function exportFileName(at: number): string {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Argentina/Buenos_Aires', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    new Date(at),
+  );
+  return `logs-operadores-${day}.csv`;
+}
+
 /** Users and the operator log; admins only. */
 export function adminRoutes(ctx: AppContext) {
   const { users, sessions, log } = ctx.auth;
@@ -129,11 +176,7 @@ export function adminRoutes(ctx: AppContext) {
     app.get('/admin/logs', async (request) => {
       const query = parseBody(LogQuery, request.query);
       const after = decodeCursor(query.cursor);
-      const rows = await log.list(
-        { user: query.user || undefined, action: query.action || undefined, from: parseDate('from', query.from), to: parseDate('to', query.to) },
-        query.limit + 1,
-        after,
-      );
+      const rows = await log.list(logFilter(query), query.limit + 1, after);
       const page = rows.slice(0, query.limit);
       const last = page[page.length - 1];
       const data: OperatorLogItem[] = page.map((row) => ({
@@ -147,5 +190,15 @@ export function adminRoutes(ctx: AppContext) {
       }));
       return { status: 'success', data, next_cursor: rows.length > query.limit && last ? encodeCursor(last) : null };
     });
+
+    app.get('/admin/logs/export', async (request, reply) => {
+      const filter = logFilter(parseBody(LogExportQuery, request.query));
+      reply.header('content-type', 'text/csv; charset=utf-8');
+      reply.header('content-disposition', `attachment; filename="${exportFileName(ctx.now())}"`);
+      return reply.send(Readable.from(logCsv(log, filter)));
+    });
+
+    // Who is signed in: users with a live session.
+    app.get('/admin/sessions', async () => ({ status: 'success', data: await sessions.signedIn() }));
   };
 }

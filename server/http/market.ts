@@ -116,6 +116,10 @@ export function marketRoutes(ctx: AppContext) {
       admin.get('/admin/feeds', async () => ({ status: 'success', self: ctx.market.processId, ...(await ctx.market.admin.feeds()) }));
       // Open market sockets: which process, who, since when, and what each watches (tests
       // and operators see that a browser holds one socket however many tabs it has).
+      admin.get<{ Params: { name: string } }>('/admin/feeds/:name/symbols', async (request) => ({
+        status: 'success',
+        data: await ctx.market.admin.feedSymbols(feedName(request.params.name)),
+      }));
       admin.get('/admin/market/sockets', async () => ({ status: 'success', data: await ctx.market.admin.sockets() }));
       admin.post<{ Params: { name: string } }>('/admin/feeds/:name/start', async (request) => {
         const name = feedName(request.params.name);

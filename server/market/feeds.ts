@@ -22,30 +22,64 @@ export interface FeedStatus {
   rate: number;
   /** Updates published per second, averaged over the last minute. */
   ticksPerSecond: number;
+  /** Updates published per second over the last few seconds (METER_RECENT_SECONDS). */
+  recentTicksPerSecond: number;
+  /** Updates per second of each METER_SAMPLE_SECONDS over the last METER_HISTORY_SECONDS, oldest first. */
+  samples: number[];
+  /** Epoch ms since the feed is in its state (started or stopped) in this process. */
+  since: number;
   instruments: number;
   lastError: string | null;
 }
 
-/** Counts events per second over the last 60 seconds. */
-function createRateMeter(now: () => number) {
-  const buckets = new Array<number>(60).fill(0);
+/** Seconds of history a feed's meter keeps: the admin's sparkline of the last minutes. */
+export const METER_HISTORY_SECONDS = 600;
+/** Seconds each sample of the history averages. */
+export const METER_SAMPLE_SECONDS = 10;
+/** Seconds the "now" rate averages: short, so a new pace shows within seconds. */
+export const METER_RECENT_SECONDS = 5;
+
+/** Counts events per second over the last METER_HISTORY_SECONDS seconds (a ring of per-second buckets). */
+export function createRateMeter(now: () => number) {
+  const size = METER_HISTORY_SECONDS;
+  const buckets = new Array<number>(size).fill(0);
   let currentSecond = Math.floor(now() / 1000);
   const roll = () => {
     const second = Math.floor(now() / 1000);
-    for (let s = currentSecond + 1; s <= second && s <= currentSecond + 60; s++) buckets[s % 60] = 0;
+    for (let s = currentSecond + 1; s <= second && s <= currentSecond + size; s++) buckets[s % size] = 0;
     currentSecond = Math.max(currentSecond, second);
+  };
+  /** Events of the `count` whole seconds that end `endAgo` seconds before the current one. */
+  const sum = (count: number, endAgo: number) => {
+    let total = 0;
+    for (let back = endAgo; back < endAgo + count; back++) total += buckets[(((currentSecond - back) % size) + size) % size]!;
+    return total;
   };
   return {
     add(): void {
       roll();
-      buckets[currentSecond % 60]! += 1;
+      buckets[currentSecond % size]! += 1;
     },
+    /** Averaged over the last minute (the current second included). */
     perSecond(): number {
       roll();
-      return buckets.reduce((sum, n) => sum + n, 0) / 60;
+      return sum(60, 0) / 60;
+    },
+    /** Averaged over the last METER_RECENT_SECONDS whole seconds. */
+    recent(): number {
+      roll();
+      return sum(METER_RECENT_SECONDS, 1) / METER_RECENT_SECONDS;
+    },
+    /** Per second, averaged over each METER_SAMPLE_SECONDS of the history's whole seconds, oldest first. */
+    samples(): number[] {
+      roll();
+      const count = Math.floor((size - 1) / METER_SAMPLE_SECONDS);
+      return Array.from({ length: count }, (_, index) => sum(METER_SAMPLE_SECONDS, 1 + (count - 1 - index) * METER_SAMPLE_SECONDS) / METER_SAMPLE_SECONDS);
     },
   };
 }
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
 
 export function createFeeds(options: {
   hub: Hub;
@@ -79,6 +113,15 @@ export function createFeeds(options: {
   }
 
   const feed = (name: FeedName) => feeds.get(name)!;
+  /** Each feed's state as last seen, and since when. */
+  const states = new Map<FeedName, { running: boolean; since: number }>(FEED_NAMES.map((name) => [name, { running: false, since: now() }]));
+  const isRunning = (name: FeedName) => (usesExchange(name) ?? feed(name).simulator).running;
+  /** Notes a change of the feed's state, with its time. */
+  const mark = (name: FeedName) => {
+    const running = isRunning(name);
+    if (states.get(name)!.running !== running) states.set(name, { running, since: now() });
+    return states.get(name)!;
+  };
 
   /** The day (UTC, YYYYMMDD) the list of contracts is for. */
   let listedFor = yyyymmdd(new Date(now()));
@@ -133,7 +176,11 @@ export function createFeeds(options: {
   /** Starts a feed, first publishing every instrument's state so subscriptions answer a snapshot at once. */
   function start(name: FeedName): void {
     const exchange = usesExchange(name);
-    if (exchange) return exchange.start();
+    if (exchange) {
+      exchange.start();
+      mark(name);
+      return;
+    }
     const { simulator, instruments } = feed(name);
     if (simulator.running) return;
     for (const instrument of instruments) {
@@ -141,6 +188,7 @@ export function createFeeds(options: {
       if (md) hub.publish({ instrumentId: instrument.instrumentId, marketData: md, timestamp: now() });
     }
     simulator.start();
+    mark(name);
   }
 
   return {
@@ -154,6 +202,7 @@ export function createFeeds(options: {
     stopAll(): void {
       for (const { simulator } of feeds.values()) simulator.stop();
       primaryRofex?.close();
+      for (const name of FEED_NAMES) mark(name);
       if (rollTimer) clearInterval(rollTimer);
       rollTimer = null;
     },
@@ -170,6 +219,7 @@ export function createFeeds(options: {
       const exchange = usesExchange(name);
       if (exchange) exchange.stop();
       else feed(name).simulator.stop();
+      mark(name);
       hub.released(feed(name).instruments.map((instrument) => instrument.instrumentId.symbol));
     },
     /** The pace of a simulated feed; false for a feed on the real exchange, which sets its own. */
@@ -185,12 +235,16 @@ export function createFeeds(options: {
     status(name: FeedName): FeedStatus {
       const { simulator, meter } = feed(name);
       const exchange = usesExchange(name);
+      const { running, since } = mark(name);
       return {
         name,
         source: exchange ? 'primary' : 'simulator',
-        state: (exchange ?? simulator).running ? 'running' : 'stopped',
+        state: running ? 'running' : 'stopped',
         rate: exchange ? 0 : simulator.ticksPerSecond,
-        ticksPerSecond: Math.round(meter.perSecond() * 10) / 10,
+        ticksPerSecond: round1(meter.perSecond()),
+        recentTicksPerSecond: round1(meter.recent()),
+        samples: meter.samples().map(round1),
+        since,
         instruments: catalogue.instruments.filter((instrument) => instrument.feed === name).length,
         lastError: exchange ? exchange.lastError : null,
       };

@@ -48,6 +48,8 @@ interface ProcessFeeds {
   feeds: (FeedStatus & { runsHere: boolean; subscribed: string[]; clients: number })[];
   stats: FeedCounters & { published: number };
   sockets: number;
+  positionsSockets: number;
+  startedAt: number;
 }
 
 /** A feed as the admin sees it: where it runs, and its clients and symbols in every process. */
@@ -75,6 +77,8 @@ export interface MarketServiceOptions {
   processId: string;
   /** How admin questions reach every process; this one alone by default. */
   cluster?: Cluster;
+  /** This process's open positions sockets, for the admin's view of the processes. */
+  positionsSockets?: () => number;
 }
 
 export function createMarketService(
@@ -84,6 +88,8 @@ export function createMarketService(
   options: MarketServiceOptions,
 ) {
   const { processId } = options;
+  /** When this process started, for the admin's uptime. */
+  const startedAt = now();
   const cluster = options.cluster ?? createLocalCluster(processId);
   const onRedisError = (error: Error) => log.warn({ err: error }, 'redis');
   const redisHub = config.redisUrl ? createRedisHub(config.redisUrl, config.redisPrefix, onRedisError) : null;
@@ -149,10 +155,12 @@ export function createMarketService(
       })),
       stats: { published: hub.published, ...stats },
       sockets: clients.size,
+      positionsSockets: options.positionsSockets?.() ?? 0,
+      startedAt,
     };
   }
 
-  function feedsView(answers: ClusterAnswer<ProcessFeeds>[]) {
+  function feedsView(answers: ClusterAnswer<ProcessFeeds>[], silent = 0) {
     const data: FeedAdminStatus[] = FEED_NAMES.map((name, index) => {
       const entries = answers.map(({ processId: id, answer }) => ({ id, feed: answer.feeds[index]! }));
       const holder = entries.find((entry) => entry.feed.runsHere) ?? null;
@@ -160,7 +168,7 @@ export function createMarketService(
       const { runsHere: _runsHere, subscribed: _subscribed, clients: _clients, ...status } = (holder ?? entries[0]!).feed;
       return {
         ...status,
-        ...(holder ? {} : { state: 'stopped' as const, ticksPerSecond: 0 }),
+        ...(holder ? {} : { state: 'stopped' as const, ticksPerSecond: 0, recentTicksPerSecond: 0 }),
         process: holder?.id ?? null,
         clients: entries.reduce((sum, entry) => sum + entry.feed.clients, 0),
         subscribedSymbols: new Set(entries.flatMap((entry) => entry.feed.subscribed)).size,
@@ -174,8 +182,11 @@ export function createMarketService(
       processes: answers.map(({ processId: id, answer }) => ({
         process: id,
         sockets: answer.sockets,
+        positionsSockets: answer.positionsSockets,
+        startedAt: answer.startedAt,
         feeds: FEED_NAMES.filter((_, index) => answer.feeds[index]!.runsHere),
       })),
+      silent,
     };
   }
 
@@ -183,6 +194,19 @@ export function createMarketService(
   cluster.answer('market:sockets', (): Omit<MarketSocketAdminInfo, 'process'>[] =>
     [...clients].map((client) => ({ user: client.user, openedAt: client.openedAt, symbols: [...client.keys()].sort() })),
   );
+  /** The feed's symbols this process's sockets want, each with how many sockets want it. */
+  cluster.answer('market:feed-symbols', (name): [string, number][] => {
+    const counts = new Map<string, number>();
+    if (typeof name !== 'string' || !feeds.isFeed(name)) return [];
+    for (const client of clients) {
+      for (const instrument of client.instruments()) {
+        if (instrument.feed !== name) continue;
+        const symbol = instrument.instrumentId.symbol;
+        counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+      }
+    }
+    return [...counts];
+  });
   cluster.answer('market:apply-wish', async (name) => {
     if (typeof name === 'string' && feeds.isFeed(name)) await applyWish(name);
     return true;
@@ -225,7 +249,16 @@ export function createMarketService(
     admin: {
       /** Every feed, wherever it runs, with the clients and symbols of every process. */
       async feeds() {
-        return feedsView(await cluster.ask<ProcessFeeds>('market:feeds'));
+        const { answers, silent } = await cluster.askCounted<ProcessFeeds>('market:feeds');
+        return feedsView(answers, silent);
+      },
+      /** A feed's symbols that sockets of any process want, with how many sockets, most wanted first. */
+      async feedSymbols(name: FeedName): Promise<{ symbol: string; sockets: number }[]> {
+        const total = new Map<string, number>();
+        for (const { answer } of await cluster.ask<[string, number][]>('market:feed-symbols', name)) {
+          for (const [symbol, count] of answer) total.set(symbol, (total.get(symbol) ?? 0) + count);
+        }
+        return [...total].map(([symbol, sockets]) => ({ symbol, sockets })).sort((a, b) => b.sockets - a.sockets || a.symbol.localeCompare(b.symbol));
       },
       /** The market sockets of every process. */
       async sockets(): Promise<MarketSocketAdminInfo[]> {

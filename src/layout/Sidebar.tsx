@@ -12,6 +12,8 @@ interface MenuLink {
   /** true: admins only; false: everyone but admins; absent: everyone. */
   admin?: boolean;
   badge?: string | number;
+  /** Pages under this one, listed below it (the data centers under Admin). */
+  children?: MenuLink[];
 }
 interface MenuHeading {
   heading: string;
@@ -25,7 +27,17 @@ type MenuItem = MenuLink | MenuGroup | MenuHeading;
 
 // Spec section 2, static entries in order.
 const MENU: MenuItem[] = [
-  { label: 'Admin', to: paths['home-admin'](), icon: 'shield', admin: true },
+  {
+    label: 'Admin',
+    to: paths['home-admin'](),
+    icon: 'shield',
+    admin: true,
+    children: [
+      { label: 'Data center TV', to: paths['datacenter-tv'](), icon: 'chart' },
+      { label: 'Data center ROFEX', to: paths['datacenter-rofex'](), icon: 'chart' },
+      { label: 'Logs de operadores', to: paths['logs-operadores'](), icon: 'search' },
+    ],
+  },
   { label: 'Inicio', to: paths.home(), icon: 'home', admin: false },
   { label: 'Posiciones', to: paths.posiciones(), icon: 'briefcase', admin: true },
   { label: 'Usuarios', to: paths.users(), icon: 'users', admin: true },
@@ -57,7 +69,7 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
             <li key={`heading-${item.heading}`} className="nav-main__heading">
               {item.heading}
             </li>
-          ) : 'children' in item ? (
+          ) : !('to' in item) ? (
             <li key={item.label} className={`nav-main__group${openGroups[item.label] ? ' nav-main__group--open' : ''}`}>
               <button
                 type="button"
@@ -92,6 +104,17 @@ export function Sidebar({ onNavigate, onClose }: { onNavigate: () => void; onClo
                   <Icon name={item.icon} /> <span>{item.label}</span>
                   {item.badge != null && <span className="nav-main__badge">{item.badge}</span>}
                 </NavLink>
+                {item.children && (
+                  <ul className="nav-main__submenu">
+                    {item.children.map((child) => (
+                      <li key={child.to}>
+                        <NavLink to={child.to} className="nav-main__link" onClick={closeOnSmallScreens} end>
+                          <Icon name={child.icon} /> <span>{child.label}</span>
+                        </NavLink>
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </li>
             )
           ),

@@ -92,3 +92,26 @@ export const AdminLogsResponse = z.strictObject({
   next_cursor: z.string().nullable(),
 });
 export type AdminLogsResponse = z.infer<typeof AdminLogsResponse>;
+
+// ------------------------------------------------------------------------ admin status (issue 20)
+
+/** A user with a live session, as GET /admin/sessions lists them. */
+export const SignedInUser = z.strictObject({
+  id: z.string(),
+  username: z.string(),
+  role: Role,
+  /** Live sessions (signed-in browsers or devices). */
+  sessions: z.number(),
+  /** Epoch ms a session of theirs was last used (to the minute). */
+  lastUsedAt: z.number(),
+  /** Epoch ms their oldest live session signed in. */
+  signedInAt: z.number(),
+});
+export type SignedInUser = z.infer<typeof SignedInUser>;
+
+/** GET /admin/sessions: the signed-in users, latest used first. */
+export const SignedInUsersResponse = successData(z.array(SignedInUser));
+export type SignedInUsersResponse = z.infer<typeof SignedInUsersResponse>;
+
+/** GET /admin/logs/export: the same filters as the log, without paging; answers CSV. */
+export const LogExportQuery = LogQuery.omit({ cursor: true, limit: true });

@@ -198,6 +198,12 @@ export const FeedAdminStatus = z.strictObject({
   rate: z.number(),
   /** Updates published per second, averaged over the last minute. */
   ticksPerSecond: z.number(),
+  /** Updates published per second over the last 5 seconds: follows a new rate within seconds. */
+  recentTicksPerSecond: z.number(),
+  /** Updates per second of each 10 seconds of the last 10 minutes, oldest first (the sparkline). */
+  samples: z.array(z.number()),
+  /** Epoch ms since when the feed is in its state (in the process that runs it). */
+  since: z.number(),
   instruments: z.number(),
   lastError: z.string().nullable(),
   /** The process that runs the feed (holds its lock); null while none does. */
@@ -218,13 +224,30 @@ export const FeedsResponse = z.strictObject({
   /** Fan-out counters since each process started, summed. */
   stats: z.strictObject({ published: z.number(), coalesced: z.number(), messagesSent: z.number() }),
   /** Every process that answered, with its market sockets and the feeds it runs. */
-  processes: z.array(z.strictObject({ process: z.string(), sockets: z.number(), feeds: z.array(FeedName) })),
+  processes: z.array(
+    z.strictObject({
+      process: z.string(),
+      /** Open market sockets. */
+      sockets: z.number(),
+      /** Open positions sockets. */
+      positionsSockets: z.number(),
+      /** Epoch ms when the process started. */
+      startedAt: z.number(),
+      feeds: z.array(FeedName),
+    }),
+  ),
+  /** Processes that heard the question but did not answer in time (with Redis; 0 otherwise). */
+  silent: z.number(),
 });
 export type FeedsResponse = z.infer<typeof FeedsResponse>;
 
 /** POST /admin/feeds/{name}/start|stop and PUT /admin/feeds/{name}: the feed as it is then. */
 export const FeedResponse = successData(FeedAdminStatus);
 export type FeedResponse = z.infer<typeof FeedResponse>;
+
+/** GET /admin/feeds/{name}/symbols: the feed's symbols that some socket wants, with how many sockets, in every process. */
+export const FeedSymbolsResponse = successData(z.array(z.strictObject({ symbol: z.string(), sockets: z.number() })));
+export type FeedSymbolsResponse = z.infer<typeof FeedSymbolsResponse>;
 
 /** An open market socket, as GET /admin/market/sockets lists it. */
 export const MarketSocketAdminInfo = z.strictObject({

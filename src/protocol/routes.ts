@@ -9,6 +9,8 @@ import {
   AdminLogsResponse,
   AdminUserResponse,
   AdminUsersResponse,
+  LogExportQuery,
+  SignedInUsersResponse,
   ChangePasswordRequest,
   ChangePasswordResponse,
   CreateUserRequest,
@@ -26,6 +28,7 @@ import {
   FeedRateRequest,
   FeedResponse,
   FeedsResponse,
+  FeedSymbolsResponse,
   FormulaRequest,
   FormulaSymbolsResponse,
   HistoryRequest,
@@ -137,6 +140,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'PUT', path: '/api/admin/users/:id', auth: 'admin', params: { id: 'user' }, body: UpdateUserRequest, response: AdminUserResponse },
   { method: 'DELETE', path: '/api/admin/users/:id', auth: 'admin', params: { id: 'user' }, response: DeleteUserResponse },
   { method: 'GET', path: '/api/admin/logs', auth: 'admin', query: LogQuery, response: AdminLogsResponse },
+  // CSV (text/csv, an attachment named by the day), streamed page by page.
+  { method: 'GET', path: '/api/admin/logs/export', auth: 'admin', query: LogExportQuery },
+  { method: 'GET', path: '/api/admin/sessions', auth: 'admin', response: SignedInUsersResponse },
 
   { method: 'POST', path: '/api/visores/search', auth: 'user', body: SearchRequest, response: SearchResponse },
   { method: 'POST', path: '/api/search_symbols_formula', auth: 'user', body: FormulaRequest, response: FormulaSymbolsResponse },
@@ -148,6 +154,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', path: '/api/admin/feeds/:name/start', auth: 'admin', params: FEED, response: FeedResponse },
   { method: 'POST', path: '/api/admin/feeds/:name/stop', auth: 'admin', params: FEED, response: FeedResponse },
   { method: 'PUT', path: '/api/admin/feeds/:name', auth: 'admin', params: FEED, body: FeedRateRequest, response: FeedResponse },
+  { method: 'GET', path: '/api/admin/feeds/:name/symbols', auth: 'admin', params: FEED, response: FeedSymbolsResponse },
   { method: 'GET', path: '/api/admin/market/sockets', auth: 'admin', response: MarketSocketsResponse },
 
   { method: 'POST', path: '/api/primary/sessions/connect', auth: 'user', body: ConnectRequest, response: ConnectResponse },

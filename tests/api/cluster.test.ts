@@ -56,7 +56,7 @@ describe.runIf(redisUrl)('cluster on Redis', () => {
     });
     // c never registered 'state'. Every process replies (two without an answer), so the asker
     // does not wait for the timeout.
-    expect(await a!.ask('state')).toEqual([{ processId: 'a', answer: 'fine' }]);
+    expect(await a!.askCounted('state')).toEqual({ answers: [{ processId: 'a', answer: 'fine' }], silent: 2 });
     expect(errors.map((error) => error.message)).toEqual(['broken']);
     expect(c).toBeDefined();
   });
@@ -66,12 +66,15 @@ describe.runIf(redisUrl)('cluster on Redis', () => {
     a!.answer('state', () => 'fine');
     b!.answer('state', () => new Promise(() => {})); // never answers
     expect(await a!.ask('state')).toEqual([{ processId: 'a', answer: 'fine' }]);
+    // The admin is told a process did not answer.
+    expect(await a!.askCounted('state')).toEqual({ answers: [{ processId: 'a', answer: 'fine' }], silent: 1 });
   });
 
   it('stops counting a process once it has closed', async () => {
     const [a, b] = await redisClusters(['a', 'b']);
     a!.answer('state', () => 'a');
     b!.answer('state', () => 'b');
+    expect(await a!.askCounted<string>('state')).toMatchObject({ silent: 0 });
     expect((await a!.ask<string>('state')).map((r) => r.answer)).toEqual(['a', 'b']);
     await b!.close();
     // Redis no longer counts it as a listener, so no answer is awaited from it.

@@ -454,7 +454,8 @@ describe('admin feeds on sqlite', () => {
     const rows = listed.data;
     expect(rows.map((row) => row.name)).toEqual(['rofex', 'tv']);
     // One process runs both feeds, and it is the one that answered.
-    expect(listed.processes).toEqual([{ process: listed.self, sockets: 0, feeds: ['rofex', 'tv'] }]);
+    expect(listed.processes).toEqual([{ process: listed.self, sockets: 0, positionsSockets: 0, startedAt: server.clock.now(), feeds: ['rofex', 'tv'] }]);
+    expect(listed.silent).toBe(0);
     for (const row of rows) {
       expect(row).toEqual({
         process: listed.self,
@@ -463,6 +464,9 @@ describe('admin feeds on sqlite', () => {
         state: 'running',
         rate: server.config.simulator.ticksPerSecond,
         ticksPerSecond: 0,
+        recentTicksPerSecond: 0,
+        samples: new Array(59).fill(0),
+        since: server.clock.now(),
         instruments: expect.any(Number),
         clients: 0,
         subscribedSymbols: 0,

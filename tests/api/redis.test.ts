@@ -43,7 +43,7 @@ async function startProcess(env: Record<string, string> = {}): Promise<Server> {
 interface FeedsAnswer {
   self: string;
   data: { name: string; state: string; process: string | null; rate: number; clients: number; subscribedSymbols: number }[];
-  processes: { process: string; sockets: number; feeds: string[] }[];
+  processes: { process: string; sockets: number; positionsSockets: number; startedAt: number; feeds: string[] }[];
 }
 
 async function adminCall<T>(server: Server, token: string, method: string, url: string, body?: unknown): Promise<T> {
@@ -97,8 +97,8 @@ describe.runIf(redisUrl)('market data across two processes on Redis', () => {
     const secondId = seen.self;
     expect(secondId).not.toBe(firstId);
     expect(seen.processes).toEqual([
-      { process: secondId, sockets: 0, feeds: [] },
-      { process: firstId, sockets: 0, feeds: ['rofex', 'tv'] },
+      { process: secondId, sockets: 0, positionsSockets: 0, startedAt: expect.any(Number), feeds: [] },
+      { process: firstId, sockets: 0, positionsSockets: 0, startedAt: expect.any(Number), feeds: ['rofex', 'tv'] },
     ]);
     expect(seen.data.map((feed) => [feed.name, feed.state, feed.process])).toEqual([
       ['rofex', 'running', firstId],
@@ -144,7 +144,9 @@ describe.runIf(redisUrl)('market data across two processes on Redis', () => {
       return rofex.process === secondId ? rofex : null;
     });
     expect(takenOver).toMatchObject({ state: 'stopped', rate: 123 });
-    expect((await feedsOf(second, adminOnSecond.token)).processes).toEqual([{ process: secondId, sockets: 1, feeds: ['rofex', 'tv'] }]);
+    expect((await feedsOf(second, adminOnSecond.token)).processes).toEqual([
+      { process: secondId, sockets: 1, positionsSockets: 0, startedAt: expect.any(Number), feeds: ['rofex', 'tv'] },
+    ]);
 
     const started = await adminCall<{ data: FeedsAnswer['data'][number] }>(second, adminOnSecond.token, 'POST', '/admin/feeds/rofex/start');
     expect(started.data).toMatchObject({ state: 'running', rate: 123, process: secondId });

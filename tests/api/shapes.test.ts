@@ -17,6 +17,7 @@ import {
   ChangePasswordResponse,
   DeleteUserResponse,
   ProfileResponse,
+  SignedInUsersResponse,
 } from '../../src/protocol/admin.js';
 import { CheckTokenResponse, LoginResponse, LogoutResponse } from '../../src/protocol/auth.js';
 import {
@@ -33,6 +34,7 @@ import {
   ExpirationResponse,
   FeedResponse,
   FeedsResponse,
+  FeedSymbolsResponse,
   FormulaSymbolsResponse,
   HistoryResponse,
   InstrumentsResponse,
@@ -307,6 +309,10 @@ describe('response shapes on sqlite', () => {
 
     const feeds = answer('GET /api/admin/feeds', FeedsResponse, await admin.api.get('/api/admin/feeds'));
     expect(feeds.data.find((feed) => feed.name === 'rofex')?.clients).toBeGreaterThanOrEqual(1);
+    const symbols = answer('GET /api/admin/feeds/:name/symbols', FeedSymbolsResponse, await admin.api.get('/api/admin/feeds/rofex/symbols'));
+    expect(symbols.data.length).toBeGreaterThanOrEqual(1);
+    const signedIn = answer('GET /api/admin/sessions', SignedInUsersResponse, await admin.api.get('/api/admin/sessions'));
+    expect(signedIn.data.map((user) => user.username)).toContain('admin');
     answer('PUT /api/admin/feeds/:name', FeedResponse, await admin.api.put('/api/admin/feeds/tv', { rate: 5 }));
     answer('POST /api/admin/feeds/:name/start', FeedResponse, await admin.api.post('/api/admin/feeds/tv/start'));
     answer('POST /api/admin/feeds/:name/stop', FeedResponse, await admin.api.post('/api/admin/feeds/tv/stop'));

@@ -68,7 +68,7 @@ test('an admin sees the admin entries and reaches /users', async ({ page }) => {
   await signIn(page, ADMIN);
   await expectHome(page);
   const menu = page.getByRole('navigation', { name: 'Menú principal' });
-  await expect(menu.getByRole('link')).toHaveText(['Admin', 'Posiciones', 'Usuarios', 'Perfil']);
+  await expect(menu.getByRole('link')).toHaveText(['Admin', 'Data center TV', 'Data center ROFEX', 'Logs de operadores', 'Posiciones', 'Usuarios', 'Perfil']);
   await menu.getByRole('link', { name: 'Usuarios' }).click();
   await expect(page).toHaveURL(/\/users$/);
   await expect(page.getByRole('heading', { name: 'Usuarios', level: 1 })).toBeVisible();

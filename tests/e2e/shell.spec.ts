@@ -48,7 +48,9 @@ test('admin entries show only to the admin, Inicio only to others', async ({ pag
   await expectHome(page);
   await expect(menu.getByRole('link', { name: 'Inicio' })).toBeVisible();
   await expect(menu.getByRole('link', { name: 'Perfil' })).toBeVisible();
-  for (const name of ['Admin', 'Posiciones', 'Usuarios']) await expect(menu.getByRole('link', { name })).toHaveCount(0);
+  for (const name of ['Admin', 'Data center TV', 'Data center ROFEX', 'Logs de operadores', 'Posiciones', 'Usuarios']) {
+    await expect(menu.getByRole('link', { name })).toHaveCount(0);
+  }
 
   await page.getByRole('button', { name: DEMO.username }).click();
   await page.getByRole('menuitem', { name: 'Log Out' }).click();
@@ -56,7 +58,7 @@ test('admin entries show only to the admin, Inicio only to others', async ({ pag
   await signIn(page, ADMIN);
   await expect(page.getByRole('navigation', { name: 'Menú principal' }).getByRole('link', { name: 'Admin' })).toBeVisible();
   const labels = await menu.locator('.nav-main__link > span:not(.nav-main__caret):not(.nav-main__badge)').allTextContents();
-  expect(labels).toEqual(['Admin', 'Posiciones', 'Usuarios', 'Configuracion', 'Perfil']);
+  expect(labels).toEqual(['Admin', 'Data center TV', 'Data center ROFEX', 'Logs de operadores', 'Posiciones', 'Usuarios', 'Configuracion', 'Perfil']);
 });
 
 test('the search overlay closes with Escape and with its button, and submitting goes to the results', async ({ page }) => {

@@ -5,10 +5,12 @@ import * as m0001 from './0001_users_and_sessions.js';
 import * as m0002 from './0002_visores_and_folders.js';
 import * as m0003 from './0003_login_attempts.js';
 import * as m0004 from './0004_visor_version.js';
+import * as m0005 from './0005_operator_log_indexes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users_and_sessions': m0001,
   '0002_visores_and_folders': m0002,
   '0003_login_attempts': m0003,
   '0004_visor_version': m0004,
+  '0005_operator_log_indexes': m0005,
 };

@@ -37,3 +37,32 @@ export const adminPositionsKeys = {
   /** The broker sessions of every process, with their accounts and subscribers. */
   sessions: () => [...adminPositionsKeys.all, 'sessions'] as const,
 };
+
+/** The admin's status pages (issue 20): feeds, their symbols, processes, sockets, sessions. */
+export const adminStatusKeys = {
+  all: ['adminStatus'] as const,
+  /** Every feed and process (GET /admin/feeds). */
+  feeds: () => [...adminStatusKeys.all, 'feeds'] as const,
+  /** A feed's wanted symbols with their socket counts (GET /admin/feeds/{name}/symbols). */
+  feedSymbols: (name: string) => [...adminStatusKeys.all, 'feedSymbols', name] as const,
+  /** The open market sockets of every process (GET /admin/market/sockets). */
+  marketSockets: () => [...adminStatusKeys.all, 'marketSockets'] as const,
+  /** The signed-in users (GET /admin/sessions). */
+  signedIn: () => [...adminStatusKeys.all, 'signedIn'] as const,
+};
+
+/** The operator log's filters as the page keeps them (empty text: no filter). */
+export interface LogFilters {
+  user: string;
+  action: string;
+  /** YYYY-MM-DD. */
+  from: string;
+  to: string;
+}
+
+/** The operator log (issue 20): each filter's pages. */
+export const adminLogsKeys = {
+  all: ['adminLogs'] as const,
+  /** The pages of one set of filters (GET /admin/logs with cursors). */
+  list: (filters: LogFilters, limit: number) => [...adminLogsKeys.all, 'list', filters, limit] as const,
+};

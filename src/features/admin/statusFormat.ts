@@ -1,0 +1,48 @@
+// How the admin's status pages write times, durations and rates (Spanish, Buenos Aires time).
+import type { FeedName } from '../../protocol/market';
+
+const TIME_ZONE = 'America/Argentina/Buenos_Aires';
+
+/** The data centers' names as the operators say them. */
+export const FEED_LABELS: Record<FeedName, string> = { tv: 'TV', rofex: 'ROFEX' };
+
+/** `3 d 4 h`, `2 h 5 min`, `4 min 10 s`, `12 s`: the two largest units. */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const days = Math.floor(seconds / 86_400);
+  const hours = Math.floor((seconds % 86_400) / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  const rest = seconds % 60;
+  if (days > 0) return `${days} d ${hours} h`;
+  if (hours > 0) return `${hours} h ${minutes} min`;
+  if (minutes > 0) return `${minutes} min ${rest} s`;
+  return `${rest} s`;
+}
+
+const dateTime = new Intl.DateTimeFormat('es-AR', { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'medium', hourCycle: 'h23' });
+const timeOnly = new Intl.DateTimeFormat('es-AR', { timeZone: TIME_ZONE, timeStyle: 'medium', hourCycle: 'h23' });
+
+/** Date and time in Buenos Aires, e.g. `26/11/26, 10:04:05`. */
+export function formatDateTime(at: number | string): string {
+  return dateTime.format(new Date(at));
+}
+
+/** The time alone when it is today, else date and time. */
+export function formatWhen(at: number, now: number): string {
+  const sameDay = new Date(at).toDateString() === new Date(now).toDateString();
+  return sameDay ? timeOnly.format(new Date(at)) : dateTime.format(new Date(at));
+}
+
+const rateFormat = new Intl.NumberFormat('es-AR', { maximumFractionDigits: 1 });
+
+/** Ticks per second, one decimal at most (`1.234,5`). */
+export function formatRate(value: number): string {
+  return rateFormat.format(value);
+}
+
+/** A process id is `host:pid:random`: the host and pid read well, the random part tells restarts apart. */
+export function shortProcess(id: string | null): string {
+  if (id == null) return 'ninguno';
+  const [host, pid] = id.split(':');
+  return pid ? `${host}:${pid}` : id;
+}
