@@ -7,12 +7,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { adminPositionsQueries } from '../../data/queries/adminPositions';
 import { workerQueries } from '../../data/queries/eventLog';
-import { useFills, usePositions, usePositionsStatus, type PositionsStatus } from '../../data/store';
+import { useFills, usePositions, usePositionsStatus } from '../../data/store';
 import type { AdminBrokerSession } from '../../protocol/broker';
 import { EventLogEntries } from '../quoteBoard/EventLog';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { FillsList } from '../visor/sections/positions/FillsList';
 import { PositionsTable } from '../visor/sections/positions/PositionsTable';
+import { POSITIONS_STATE_TEXT } from '../visor/sections/positions/positionsMessages';
 import { AdminEmpty, AdminPage } from './AdminPage';
 import { BrokerConnectForm } from './BrokerConnectForm';
 import { useAdminWatches, type AdminWatch } from './useAdminWatches';
@@ -24,15 +25,6 @@ const dateTime = new Intl.DateTimeFormat('es-AR', { day: '2-digit', month: '2-di
 const logTime = new Intl.DateTimeFormat('es-AR', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 const POSITIONS_LOG_PREFIX = 'Posiciones:';
 const when = (iso: string | null) => (iso == null ? null : <time dateTime={iso}>{dateTime.format(new Date(iso))}</time>);
-
-/** The spec's positions connection states, as the page says them. */
-const STATE_TEXT: Record<PositionsStatus['state'], string> = {
-  idle: 'Inactiva',
-  connecting: 'Conectando…',
-  open: 'Conectada',
-  closed: 'Cerrada; reconectando…',
-  error: 'Error de conexión',
-};
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -62,7 +54,7 @@ function SessionsTable({ sessions, me, watches, onWatch, onStop }: SessionsTable
             <th scope="col">Sockets</th>
             <th scope="col">Última valuación</th>
             <th scope="col">
-              <span className="admin-sr-only">Acciones</span>
+              <span className="visually-hidden">Acciones</span>
             </th>
           </tr>
         </thead>
@@ -188,7 +180,7 @@ function WorkerState({ watches }: { watches: AdminWatch[] }) {
       <h2 id="pos-admin-worker">Estado del worker</h2>
       <p className="vs-pos-state" role="status" data-state={status.state}>
         <span className="vs-pos-state__dot" aria-hidden="true" />
-        Conexión de posiciones: {STATE_TEXT[status.state]}
+        Conexión de posiciones: {POSITIONS_STATE_TEXT[status.state]}
         {status.lastError && <span className="pos-admin-muted"> ({status.lastError})</span>}
         {status.state === 'open' && <span className="pos-admin-muted">{status.authenticated ? ' · autenticada' : ' · autenticando…'}</span>}
       </p>

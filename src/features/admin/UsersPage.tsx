@@ -80,7 +80,7 @@ export function UsersPage() {
       column.accessor('created_at', { header: 'Creado', sortingFn: 'datetime', sortDescFirst: true, cell: (info) => <When iso={info.getValue()} never="—" /> }),
       column.display({
         id: 'actions',
-        header: () => <span className="admin-sr-only">Acciones</span>,
+        header: () => <span className="visually-hidden">Acciones</span>,
         cell: ({ row }) => (
           <div className="users-actions">
             <button
@@ -154,7 +154,7 @@ export function UsersPage() {
       }
     >
       <div className="users-toolbar">
-        <label htmlFor={searchId} className="admin-sr-only">
+        <label htmlFor={searchId} className="visually-hidden">
           Buscar usuarios
         </label>
         <input

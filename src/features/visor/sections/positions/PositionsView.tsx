@@ -13,26 +13,17 @@ import { EventLogEntries } from '../../../quoteBoard/EventLog';
 import type { SectionViewProps } from '../types';
 import { AccountPicker, BrokerSettings, brokerLabel, PasswordForm, type BrokerChoice } from './BrokerForms';
 import { FillsList } from './FillsList';
-import { PRIVATE_POSITIONS } from './positionsMessages';
+import { POSITIONS_STATE_TEXT, PRIVATE_POSITIONS } from './positionsMessages';
 import { positionsConfigOf, readPositionsConfig, type PositionsSettings } from './positionsConfig';
 import { PositionsTable } from './PositionsTable';
 import { useBrokerAccount } from './useBrokerAccount';
 import './positions.css';
 
-/** The spec's connection states, as the section says them. */
-const STATE_TEXT: Record<PositionsStatus['state'], string> = {
-  idle: 'Inactiva',
-  connecting: 'Conectando…',
-  open: 'Conectada',
-  closed: 'Cerrada; reconectando…',
-  error: 'Error de conexión',
-};
-
 function ConnectionState({ status }: { status: PositionsStatus }) {
   return (
     <span className="vs-pos-state" role="status" data-state={status.state} title={status.lastError ?? undefined}>
       <span className="vs-pos-state__dot" aria-hidden="true" />
-      Conexión de posiciones: {STATE_TEXT[status.state]}
+      Conexión de posiciones: {POSITIONS_STATE_TEXT[status.state]}
     </span>
   );
 }
