@@ -10,6 +10,7 @@ import { chromium } from 'playwright-core';
 
 const OUT = path.resolve('docs/screenshots');
 const DEMO = { username: 'demo', password: 'demo1234' };
+const ADMIN = { username: 'admin', password: 'admin1234' };
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -86,7 +87,7 @@ async function live(page) {
   );
 }
 
-/** Every chart drew its history, the curve lists its months, and the positions show their live marks. */
+/** Every chart drew its history, the curve lists its months with prices, and the positions show their live marks. */
 async function sectionsDrawn(page) {
   await page.waitForFunction(
     () => {
@@ -95,7 +96,8 @@ async function sectionsDrawn(page) {
       return (
         charts.length > 0 &&
         charts.every((chart) => Number(chart.dataset.bars ?? 0) > 0) &&
-        curves.every((curve) => curve.querySelector('tbody tr') != null) &&
+        // A curve has its rows and the spot's price (its rates come with it).
+        curves.every((curve) => curve.querySelector('tbody tr') != null && /\d/.test(curve.querySelector('[data-field="spot"]')?.textContent ?? '')) &&
         [...document.querySelectorAll('.vs-pos-table tr[data-symbol]')].every((row) => row.dataset.live === 'true')
       );
     },
@@ -236,6 +238,36 @@ async function main() {
       });
       await shot('mobile-sidebar');
       await context.close();
+
+      // The admin's screens (issue 20), signed in as admin.
+      const adminContext = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 }, colorScheme: mode });
+      await adminContext.addInitScript((darkMode) => localStorage.setItem('darkMode', darkMode), mode);
+      const adminPage = await adminContext.newPage();
+      const adminShot = async (name) => {
+        await settled(adminPage);
+        await adminPage.screenshot({ path: path.join(OUT, `${name}-${mode}.png`) });
+        console.log(`docs/screenshots/${name}-${mode}.png`);
+      };
+      await adminPage.goto('/auth/signin');
+      await adminPage.getByLabel('Usuario').fill(ADMIN.username);
+      await adminPage.getByLabel('Contraseña').fill(ADMIN.password);
+      await adminPage.getByRole('button', { name: 'Ingresar' }).click();
+      await adminPage.waitForURL((url) => !url.pathname.startsWith('/auth'));
+      const adminScreens = [
+        ['admin-home', '/admin', 'Admin'],
+        ['admin-datacenter-rofex', '/admin/datacenter/rofex', 'Data center ROFEX'],
+        ['admin-logs', '/admin/datacenter/logs-operadores', 'Logs de operadores'],
+        ['admin-users', '/users', 'Usuarios'],
+        ['admin-positions', '/posiciones', 'Posiciones'],
+      ];
+      for (const [name, address, title] of adminScreens) {
+        await adminPage.goto(address);
+        await adminPage.getByRole('heading', { name: title, level: 1 }).waitFor();
+        // The first answers of the page's queries (its tables or cards, not their loading state).
+        await adminPage.waitForFunction(() => !document.querySelector('main')?.textContent?.includes('Cargando'), undefined, { timeout: 15_000 });
+        await adminShot(name);
+      }
+      await adminContext.close();
     }
   } finally {
     await browser.close();

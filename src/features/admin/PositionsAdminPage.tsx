@@ -15,14 +15,23 @@ import { FillsList } from '../visor/sections/positions/FillsList';
 import { PositionsTable } from '../visor/sections/positions/PositionsTable';
 import { POSITIONS_STATE_TEXT } from '../visor/sections/positions/positionsMessages';
 import { AdminEmpty, AdminPage } from './AdminPage';
+import { TIME_ZONE } from './statusFormat';
 import { BrokerConnectForm } from './BrokerConnectForm';
 import { useAdminWatches, type AdminWatch } from './useAdminWatches';
 import '../visor/sections/positions/positions.css';
 import './adminParts.css';
 import './positionsAdmin.css';
 
-const dateTime = new Intl.DateTimeFormat('es-AR', { day: '2-digit', month: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
-const logTime = new Intl.DateTimeFormat('es-AR', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const dateTime = new Intl.DateTimeFormat('es-AR', {
+  timeZone: TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
+const logTime = new Intl.DateTimeFormat('es-AR', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 const POSITIONS_LOG_PREFIX = 'Posiciones:';
 const when = (iso: string | null) => (iso == null ? null : <time dateTime={iso}>{dateTime.format(new Date(iso))}</time>);
 

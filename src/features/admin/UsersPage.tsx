@@ -22,13 +22,22 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { showToast } from '../../ui/toast';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { AdminEmpty, AdminPage } from './AdminPage';
+import { TIME_ZONE } from './statusFormat';
 import { UserModal, type UserModalRequest } from './UserModal';
 import './adminParts.css';
 import './users.css';
 
 export const USERS_PAGE_SIZE = 10;
 
-const dateTime = new Intl.DateTimeFormat('es-AR', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+const dateTime = new Intl.DateTimeFormat('es-AR', {
+  timeZone: TIME_ZONE,
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+});
 const dateOf = (iso: string | null) => (iso == null ? null : new Date(iso));
 
 function When({ iso, never }: { iso: string | null; never: string }) {

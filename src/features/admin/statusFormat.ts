@@ -1,7 +1,8 @@
 // How the admin's status pages write times, durations and rates (Spanish, Buenos Aires time).
 import type { FeedName } from '../../protocol/market';
 
-const TIME_ZONE = 'America/Argentina/Buenos_Aires';
+/** Every admin time is the market's: Buenos Aires. */
+export const TIME_ZONE = 'America/Argentina/Buenos_Aires';
 
 /** The data centers' names as the operators say them. */
 export const FEED_LABELS: Record<FeedName, string> = { tv: 'TV', rofex: 'ROFEX' };
