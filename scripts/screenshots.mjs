@@ -255,6 +255,7 @@ async function main() {
       await adminPage.waitForURL((url) => !url.pathname.startsWith('/auth'));
       const adminScreens = [
         ['admin-home', '/admin', 'Admin'],
+        ['admin-datacenter-tv', '/admin/datacenter/tv', 'Data center TV'],
         ['admin-datacenter-rofex', '/admin/datacenter/rofex', 'Data center ROFEX'],
         ['admin-logs', '/admin/datacenter/logs-operadores', 'Logs de operadores'],
         ['admin-users', '/users', 'Usuarios'],
