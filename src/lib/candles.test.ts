@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  roundStep,
   aggregateCandles,
   chartSeriesSpec,
   dayTime,
@@ -182,5 +183,17 @@ describe('chartSeriesSpec', () => {
   it('says what a formula of catalogue names lacks instead of taking it for one unknown symbol', () => {
     expect(chartSeriesSpec('DLR/ENE27 - DLR/DIC26')).toMatchObject({ kind: 'invalid', error: expect.stringContaining('Falta el mercado') });
     expect(chartSeriesSpec('ROFEX:DLR/ENE27 - ROFEX:DLR/DIC26')).toMatchObject({ kind: 'formula', symbols: ['ROFEX:DLR/ENE27', 'ROFEX:DLR/DIC26'] });
+  });
+});
+
+describe('roundStep', () => {
+  it('is the round step at or above a value', () => {
+    expect(roundStep(0.37)).toBeCloseTo(0.5);
+    expect(roundStep(130)).toBe(200);
+    expect(roundStep(1)).toBe(1);
+    expect(roundStep(7)).toBe(10);
+    expect(roundStep(0.0012)).toBeCloseTo(0.002);
+    expect(roundStep(0)).toBe(1);
+    expect(roundStep(Number.NaN)).toBe(1);
   });
 });

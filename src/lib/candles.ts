@@ -238,3 +238,11 @@ export function chartSeriesSpec(expression: string): ChartSeriesSpec {
   if (!parsed.ok && !/[*+()]/.test(text) && text.length > 0 && symbolLike) return { kind: 'symbol', symbol: text };
   return { kind: 'invalid', expression: text, error: parsed.ok ? 'La serie no es un símbolo ni una fórmula' : parsed.error };
 }
+
+/** The round step (1, 2 or 5 times a power of ten) at or above `value` (> 0): 0.37 → 0.5, 130 → 200. */
+export function roundStep(value: number): number {
+  if (!(value > 0) || !Number.isFinite(value)) return 1;
+  const power = 10 ** Math.floor(Math.log10(value));
+  const unit = value / power;
+  return (unit <= 1 ? 1 : unit <= 2 ? 2 : unit <= 5 ? 5 : 10) * power;
+}

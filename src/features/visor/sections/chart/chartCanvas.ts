@@ -17,10 +17,12 @@ import {
   type SeriesType,
   type Time,
   type UTCTimestamp,
+  type AutoscaleInfoProvider,
 } from 'lightweight-charts';
 import { subscribeQuotes, type QuoteState } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import {
+  roundStep,
   candlesReader,
   formulaLine,
   pointsReader,
@@ -91,6 +93,21 @@ interface Drawn {
 
 const ts = (time: number) => time as UTCTimestamp;
 
+/**
+ * The price scale's range rounded out to a round step (about an eighth of the range): a tick
+ * that moves the last bar inside it leaves the scale, its labels and its width as they are.
+ * Without it every new high or low of the live bar moved the scale, and lightweight-charts
+ * rebuilt and measured its labels (bench:visor --page charts: its largest cost).
+ */
+const steadyScale: AutoscaleInfoProvider = (original) => {
+  const info = original();
+  const range = info?.priceRange;
+  if (!info || !range) return info;
+  const span = range.maxValue - range.minValue || Math.abs(range.maxValue) / 100 || 1;
+  const step = roundStep(span / 8);
+  return { ...info, priceRange: { minValue: Math.floor(range.minValue / step) * step, maxValue: Math.ceil(range.maxValue / step) * step } };
+};
+
 export function mountChart(options: MountChartOptions): () => void {
   const { container, root, series, interval } = options;
   const intraday = interval !== '1d';
@@ -114,8 +131,12 @@ export function mountChart(options: MountChartOptions): () => void {
     let api: ISeriesApi<SeriesType> | null = null;
     if (view.spec.kind !== 'invalid') {
       api = candleMode
-        ? chart.addSeries(CandlestickSeries, { upColor: UP, downColor: DOWN, wickUpColor: UP, wickDownColor: DOWN, borderVisible: false }, 0)
-        : chart.addSeries(LineSeries, { color: view.color, lineWidth: 2, priceLineVisible: false }, 0);
+        ? chart.addSeries(
+            CandlestickSeries,
+            { upColor: UP, downColor: DOWN, wickUpColor: UP, wickDownColor: DOWN, borderVisible: false, autoscaleInfoProvider: steadyScale },
+            0,
+          )
+        : chart.addSeries(LineSeries, { color: view.color, lineWidth: 2, priceLineVisible: false, autoscaleInfoProvider: steadyScale }, 0);
     }
     return { view, api, candles: null, points: null, legend, shown: { value: '', change: '', sign: '' } };
   });
