@@ -1,6 +1,7 @@
 // The delete confirmation of spec section 8: '¿Estas seguro?', '¡No podrás revertir esto!', a
 // warning icon, and the buttons 'Si, borrar' / 'No, cancelar' in reversed order (cancel
-// first). Only the confirm button goes on.
+// first). Only the confirm button goes on. Another confirmation (a feed's stop) gives its own
+// text and confirm label in the same dialog.
 import { useId } from 'react';
 import { Dialog } from './Dialog';
 
@@ -8,9 +9,13 @@ export interface ConfirmDialogProps {
   open: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  /** What the action does; the spec's delete text by default. */
+  text?: string;
+  /** The confirm button; the spec's 'Si, borrar' by default. */
+  confirmLabel?: string;
 }
 
-export function ConfirmDialog({ open, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, onConfirm, onCancel, text = '¡No podrás revertir esto!', confirmLabel = 'Si, borrar' }: ConfirmDialogProps) {
   const textId = useId();
   return (
     <Dialog open={open} onClose={onCancel} title="¿Estas seguro?" className="dialog--confirm" alert describedBy={textId}>
@@ -18,14 +23,14 @@ export function ConfirmDialog({ open, onConfirm, onCancel }: ConfirmDialogProps)
         !
       </div>
       <p id={textId} className="confirm__text">
-        ¡No podrás revertir esto!
+        {text}
       </p>
       <div className="dialog__actions dialog__actions--center">
         <button type="button" className="button button--secondary" onClick={onCancel} autoFocus>
           No, cancelar
         </button>
         <button type="button" className="button button--danger" onClick={onConfirm}>
-          Si, borrar
+          {confirmLabel}
         </button>
       </div>
     </Dialog>

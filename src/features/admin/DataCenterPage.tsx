@@ -6,11 +6,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { adminStatusQueries, useFeedChangeMutation } from '../../data/queries/adminStatus';
 import type { FeedName } from '../../protocol/market';
+import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { showToast } from '../../ui/toast';
 import { AdminEmpty, AdminPage } from './AdminPage';
 import { FeedStateBadge, StatusError } from './FeedStatus';
 import { Sparkline } from './Sparkline';
-import { StopFeedDialog } from './StopFeedDialog';
 import { FEED_LABELS, formatDateTime, formatDuration, formatRate, shortProcess } from './statusFormat';
 import './adminStatus.css';
 
@@ -257,9 +257,10 @@ export function DataCenterPage({ name }: { name: FeedName }) {
         )}
       </section>
 
-      <StopFeedDialog
+      <ConfirmDialog
         open={confirming}
-        feed={label}
+        text={`El data center ${label} dejará de enviar precios a todos los usuarios hasta que lo vuelva a iniciar.`}
+        confirmLabel="Sí, detener"
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);
