@@ -4,6 +4,7 @@
 // a push says it changed without carrying the data.
 import { backoffDelay } from '../lib/backoff';
 import { isRecord } from '../lib/isRecord';
+import { createRefCounts } from '../lib/refCounts';
 import type { PositionsSnapshot } from '../protocol/broker';
 import { attempt, type Result } from '../shared/errors';
 import type { EventLogger } from './eventLog';
@@ -30,7 +31,7 @@ export interface PositionsAccountsDeps {
 export function createPositionsAccounts(deps: PositionsAccountsDeps) {
   const { rest, connection, log, timers } = deps;
   /** Subscribers per account, across tabs. */
-  const counts = new Map<string, number>();
+  const counts = createRefCounts<string>();
   const snapshots = new Map<string, CachedPositions>();
   const seedTimers = new Map<string, unknown>();
   const snapshotListeners = new Set<(account: string, snapshot: CachedPositions | null) => void>();
@@ -74,22 +75,14 @@ export function createPositionsAccounts(deps: PositionsAccountsDeps) {
    * once the socket is authenticated, connecting it if nobody has.
    */
   function subscribe(account: string) {
-    const count = counts.get(account) ?? 0;
-    counts.set(account, count + 1);
-    if (count > 0) return;
+    if (!counts.add(account)) return;
     if (connection.isAuthenticated()) connection.subscribe(account);
     else connection.wake();
   }
 
   /** One subscriber fewer; the last unsubscribes and drops the cached snapshot. */
   function unsubscribe(account: string) {
-    const count = counts.get(account);
-    if (count == null) return;
-    if (count > 1) {
-      counts.set(account, count - 1);
-      return;
-    }
-    counts.delete(account);
+    if (!counts.release(account)) return;
     const seed = seedTimers.get(account);
     if (seed != null) timers.clearTimeout(seed);
     seedTimers.delete(account);
@@ -135,7 +128,7 @@ export function createPositionsAccounts(deps: PositionsAccountsDeps) {
     },
 
     snapshot: (account: string): CachedPositions | null => snapshots.get(account) ?? null,
-    subscriberCount: (account: string): number => counts.get(account) ?? 0,
+    subscriberCount: (account: string): number => counts.count(account),
 
     /** Calls `listener` with each new snapshot of an account, and null when it is dropped. */
     onSnapshot(listener: (account: string, snapshot: CachedPositions | null) => void): () => void {

@@ -4,6 +4,7 @@
 // quantities than the last one, its fills are read again. Watchers are counted per account
 // across tabs like positions; the last to leave drops the account's fills.
 import { backoffDelay } from '../lib/backoff';
+import { createRefCounts } from '../lib/refCounts';
 import type { Fill, PositionsSnapshot } from '../protocol/broker';
 import { attempt, type Result } from '../shared/errors';
 import type { EventLogger } from './eventLog';
@@ -33,7 +34,7 @@ export function quantitiesKey(snapshot: Pick<PositionsSnapshot, 'positions'>): s
 }
 
 export function createPositionsFills({ rest, log, timers }: PositionsFillsDeps) {
-  const counts = new Map<string, number>();
+  const counts = createRefCounts<string>();
   const fills = new Map<string, Fill[]>();
   /** The quantities of the last snapshot seen of each account. */
   const quantities = new Map<string, string>();
@@ -92,22 +93,15 @@ export function createPositionsFills({ rest, log, timers }: PositionsFillsDeps) 
     watch(account: string, sessionId: string): Promise<Result<Fill[] | null>> {
       return attempt(async () => {
         await rest.watchFills(account, sessionId);
-        const count = counts.get(account) ?? 0;
-        counts.set(account, count + 1);
-        if (count === 0 || !fills.has(account)) await read(account);
+        const first = counts.add(account);
+        if (first || !fills.has(account)) await read(account);
         return fills.get(account) ?? null;
       });
     },
 
     /** One watcher fewer; the last drops the account's fills. */
     release(account: string) {
-      const count = counts.get(account);
-      if (count == null) return;
-      if (count > 1) {
-        counts.set(account, count - 1);
-        return;
-      }
-      counts.delete(account);
+      if (!counts.release(account)) return;
       clearRetry(account);
       quantities.delete(account);
       if (fills.delete(account)) announce(account, null);
@@ -127,7 +121,7 @@ export function createPositionsFills({ rest, log, timers }: PositionsFillsDeps) 
     },
 
     fills: (account: string): Fill[] | null => fills.get(account) ?? null,
-    watcherCount: (account: string): number => counts.get(account) ?? 0,
+    watcherCount: (account: string): number => counts.count(account),
 
     /** Calls `listener` with each new list of an account's fills, and null when they are dropped. */
     onFills(listener: (account: string, fills: Fill[] | null) => void): () => void {
