@@ -2,6 +2,8 @@
 // tells the worker only the difference from what it last announced, in one call per turn,
 // so 200 cells mounting at once are one message, and an unmount followed by a mount of the
 // same symbol (a re-render, React's StrictMode) is none.
+import { createRefCounts } from '../lib/refCounts';
+
 export interface SubscriptionDiff {
   subscribe: string[];
   unsubscribe: string[];
@@ -19,7 +21,7 @@ export interface TabSubscriptions {
 }
 
 export function createTabSubscriptions(options: { send(diff: SubscriptionDiff): void; schedule(task: () => void): void }): TabSubscriptions {
-  const counts = new Map<string, number>();
+  const counts = createRefCounts<string>();
   let announced = new Set<string>();
   let scheduled = false;
 
@@ -39,15 +41,13 @@ export function createTabSubscriptions(options: { send(diff: SubscriptionDiff): 
 
   return {
     hold(symbol) {
-      counts.set(symbol, (counts.get(symbol) ?? 0) + 1);
+      counts.add(symbol);
       schedule();
       let released = false;
       return () => {
         if (released) return;
         released = true;
-        const count = counts.get(symbol) ?? 0;
-        if (count <= 1) counts.delete(symbol);
-        else counts.set(symbol, count - 1);
+        counts.release(symbol);
         schedule();
       };
     },

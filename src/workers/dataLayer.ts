@@ -3,6 +3,7 @@
 // the browser's globals and exposes the result; tests give it fakes. Every method's failure
 // crosses the boundary as a plain {code, message, status}
 // (shared/errors.ts).
+import { createRefCounts, type RefCounts } from '../lib/refCounts';
 import type { VisoresDb } from '../shared/db';
 import { toPlainError, type PlainError, type Result } from '../shared/errors';
 import { createHttpClient, type FetchLike } from '../shared/http';
@@ -53,32 +54,31 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
   const eventLog = env.eventLog ?? createEventLog();
   let session: WorkerSession | null = null;
   /** Accounts each tab holds, with how many times (each hold is one positions subscriber). */
-  const holds = new Map<string, Map<string, number>>();
+  const holds = new Map<string, RefCounts<string>>();
 
   /** Accounts whose fills each tab watches, with how many times. */
-  const fillHolds = new Map<string, Map<string, number>>();
+  const fillHolds = new Map<string, RefCounts<string>>();
 
   const releaseAll = (tabId: string) => {
     const accounts = holds.get(tabId);
     holds.delete(tabId);
-    if (accounts) for (const [account, count] of accounts) for (let i = 0; i < count; i++) positions.unsubscribe(account);
+    if (accounts) for (const account of accounts.keys()) for (let i = accounts.count(account); i > 0; i--) positions.unsubscribe(account);
     const watched = fillHolds.get(tabId);
     fillHolds.delete(tabId);
-    if (watched) for (const [account, count] of watched) for (let i = 0; i < count; i++) positions.releaseFills(account);
+    if (watched) for (const account of watched.keys()) for (let i = watched.count(account); i > 0; i--) positions.releaseFills(account);
   };
 
-  /** One hold less of `account` in a tab's map; false when it held none. */
-  const dropHold = (map: Map<string, Map<string, number>>, tabId: string, account: string): boolean => {
+  /** One hold less of `account` in a tab's counts; false when it held none. */
+  const dropHold = (map: Map<string, RefCounts<string>>, tabId: string, account: string): boolean => {
     const accounts = map.get(tabId);
-    const count = accounts?.get(account);
-    if (!accounts || count == null) return false;
-    if (count > 1) accounts.set(account, count - 1);
-    else accounts.delete(account);
+    if (!accounts?.has(account)) return false;
+    accounts.release(account);
     return true;
   };
-  const addHold = (map: Map<string, Map<string, number>>, tabId: string, account: string) => {
-    const accounts = map.get(tabId) ?? new Map<string, number>();
-    map.set(tabId, accounts.set(account, (accounts.get(account) ?? 0) + 1));
+  const addHold = (map: Map<string, RefCounts<string>>, tabId: string, account: string) => {
+    let accounts = map.get(tabId);
+    if (!accounts) map.set(tabId, (accounts = createRefCounts()));
+    accounts.add(account);
   };
   const unknownTab = (tabId: string): PlainError => ({ code: 'unknown_tab', message: `Pestaña desconocida: ${tabId}`, status: 0 });
 

@@ -2,6 +2,8 @@
 // makes it wanted by the worker; when the last tab that wanted it lets go — by asking or by
 // dying — it is no longer wanted. Pure bookkeeping: the worker turns the changes it reports
 // into socket messages.
+import { createRefCounts, type RefCounts } from '../lib/refCounts';
+
 export interface SubscriptionChange {
   /** Symbols no tab wanted before and one does now. */
   added: string[];
@@ -28,7 +30,7 @@ export interface Subscriptions {
 const NO_TABS: ReadonlySet<string> = new Set();
 
 export function createSubscriptions(): Subscriptions {
-  const countsByTab = new Map<string, Map<string, number>>();
+  const countsByTab = new Map<string, RefCounts<string>>();
   const tabsBySymbol = new Map<string, Set<string>>();
 
   const letGo = (tabId: string, symbol: string, removed: string[]) => {
@@ -44,11 +46,9 @@ export function createSubscriptions(): Subscriptions {
     want(tabId, symbols) {
       const added: string[] = [];
       let counts = countsByTab.get(tabId);
-      if (!counts) countsByTab.set(tabId, (counts = new Map()));
+      if (!counts) countsByTab.set(tabId, (counts = createRefCounts()));
       for (const symbol of symbols) {
-        const count = counts.get(symbol) ?? 0;
-        counts.set(symbol, count + 1);
-        if (count > 0) continue;
+        if (!counts.add(symbol)) continue;
         let tabs = tabsBySymbol.get(symbol);
         if (!tabs) {
           tabsBySymbol.set(symbol, (tabs = new Set()));
@@ -62,16 +62,7 @@ export function createSubscriptions(): Subscriptions {
       const removed: string[] = [];
       const counts = countsByTab.get(tabId);
       if (!counts) return { added: [], removed };
-      for (const symbol of symbols) {
-        const count = counts.get(symbol);
-        if (count == null) continue;
-        if (count > 1) {
-          counts.set(symbol, count - 1);
-          continue;
-        }
-        counts.delete(symbol);
-        letGo(tabId, symbol, removed);
-      }
+      for (const symbol of symbols) if (counts.release(symbol)) letGo(tabId, symbol, removed);
       return { added: [], removed };
     },
     dropTab(tabId) {
