@@ -118,7 +118,11 @@ test('adds a positions section, the paper broker connects, an account is picked:
   await expect(frame).toBeVisible();
   // The settings open on a new section: the paper broker is chosen and connects by itself.
   await expect(frame.getByRole('radio', { name: 'Simulador (sim://)' })).toBeChecked();
-  await frame.getByRole('group', { name: 'Configuración de posiciones' }).getByRole('button', { name: 'Cerrar' }).click();
+  const settings = frame.getByRole('group', { name: 'Configuración de posiciones' });
+  // Connected: the settings offer the accounts, and they are the only 'Cuenta' field on screen.
+  await expect(settings.getByLabel('Cuenta')).toBeVisible();
+  await expect(frame.getByLabel('Cuenta')).toHaveCount(1);
+  await settings.getByRole('button', { name: 'Cerrar' }).click();
   await expect(frame.getByText('Elija la cuenta que muestra esta sección.')).toBeVisible();
   await frame.getByLabel('Cuenta').selectOption(account);
   await expectSaved(page);

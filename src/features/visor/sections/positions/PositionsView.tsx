@@ -112,7 +112,8 @@ function OwnerPositions({ section, editable, onConfigChange, settingsOpen, onSet
             : `La cuenta ${settings.account} no está en la sesión de broker (${session.accounts.join(', ') || 'sin cuentas'}).`}
           {!editable && ' Se elige en modo edición.'}
         </p>
-        {canPick && (
+        {/* With the settings open, their picker is the one (one 'Cuenta' field on screen). */}
+        {canPick && !settingsOpen && (
           <AccountPicker
             accounts={session.accounts}
             account={settings.account}
