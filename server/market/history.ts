@@ -64,11 +64,21 @@ function walkBack(times: number[], lastClose: number, sigma: number, tick: numbe
   });
 }
 
-/** Weekday candles, oldest first, the last one today's, closing at the live price. */
+/**
+ * The days of the daily candles, newest first: today, whatever day it is (the simulator trades
+ * around the clock, so a Saturday's ticks make a Saturday candle, and the history has it too),
+ * then the weekdays before it.
+ */
+function dailyDays(now: number, limit: number): number[] {
+  const today = marketDay(now);
+  const days = limit > 0 ? [today] : [];
+  for (let day = today - DAY_MS; days.length < limit; day -= DAY_MS) if (isWeekday(day)) days.push(day);
+  return days;
+}
+
+/** Daily candles, oldest first: the weekdays before today, then today's, closing at the live price. */
 export function dailyCandles(symbol: string, limit: number, lastPrice: number, tick: number, now: number, seed: number): Candle[] {
-  const times: number[] = [];
-  for (let day = marketDay(now); times.length < limit; day -= DAY_MS) if (isWeekday(day)) times.push(day);
-  times.reverse();
+  const times = dailyDays(now, limit).reverse();
   return walkBack(times, lastPrice, 0.015, tick, seed ^ hashText(`daily:${symbol}`));
 }
 
@@ -95,8 +105,9 @@ export function intradayCandles(symbol: string, date: string, lastPrice: number,
     if (!isWeekday(dayMs)) return [];
     open = dayMs + SESSION_OPEN_UTC_MINUTES * 60_000;
     minutes = SESSION_MINUTES;
-    let daysBack = 0;
-    for (let cursor = today; cursor > dayMs; cursor -= DAY_MS) if (isWeekday(cursor)) daysBack += 1;
+    // Today's candle, then one per weekday after `dayMs` (dailyDays).
+    let daysBack = 1;
+    for (let cursor = today - DAY_MS; cursor > dayMs; cursor -= DAY_MS) if (isWeekday(cursor)) daysBack += 1;
     if (daysBack >= MAX_DAILY_CANDLES) return [];
     const daily = dailyCandles(symbol, daysBack + 1, lastPrice, tick, now, seed);
     close = daily[0]!.close;

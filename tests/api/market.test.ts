@@ -281,19 +281,18 @@ describe('market REST on sqlite', () => {
   describe('POST /api/visores/search/symbol/history', () => {
     const history = (body: unknown) => demo.api.post('/api/visores/search/symbol/history', body);
 
-    it('answers exactly `limit` weekday candles, oldest first, the last closing at the live price', async () => {
+    it("answers exactly `limit` candles, oldest first, weekdays then today's closing at the live price", async () => {
       const symbol = 'MERV - XMEV - GGAL - 24hs';
       const { data } = expectBody(await history({ symbol: 'BYMA:GGAL', limit: 30 }), HistoryResponse);
       expect(data).toHaveLength(30);
       data.forEach((candle, i) => {
         expect(candle.time).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-        expect(isWeekday(Date.parse(`${candle.time}T00:00:00Z`)), candle.time).toBe(true);
+        if (i < data.length - 1) expect(isWeekday(Date.parse(`${candle.time}T00:00:00Z`)), candle.time).toBe(true);
         if (i > 0) expect(candle.time > data[i - 1]!.time, candle.time).toBe(true);
         expectCoherentCandle(candle);
       });
-      // The last candle is the latest weekday up to today.
-      const today = marketDay(server.clock.now());
-      expect(data.at(-1)!.time).toBe(isoDay(isWeekday(today) ? today : dayBefore(today, isWeekday)));
+      // The last candle is today's, whatever the day (a weekend's is in the weekend test below).
+      expect(data.at(-1)!.time).toBe(isoDay(marketDay(server.clock.now())));
       expect(data.at(-1)!.close).toBe(livePrice(symbol));
     });
 
@@ -372,6 +371,50 @@ describe('market REST on sqlite', () => {
         });
       });
     });
+  });
+});
+
+describe('daily candles on a weekend, on sqlite', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer(SQLITE);
+    server.app.ctx.market.feeds.stopAll();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it("end with the weekend day's own candle at the live price, as the simulator trades then; a reload on Monday no longer has it", async () => {
+    // The next Saturday after the real today (the clock only moves forward), at noon in Buenos Aires.
+    let saturday = marketDay(server.clock.now()) + DAY_MS;
+    while (new Date(saturday).getUTCDay() !== 6) saturday += DAY_MS;
+    const moveTo = (ms: number) => server.clock.advance(ms - server.clock.now());
+    const symbol = 'MERV - XMEV - GGAL - 24hs';
+    const daily = async (limit: number) => {
+      const demo = await session(server);
+      return expectBody(await demo.api.post('/api/visores/search/symbol/history', { symbol: 'BYMA:GGAL', limit }), HistoryResponse).data;
+    };
+    const intraday = async (date: string) => {
+      const demo = await session(server);
+      return expectBody(await demo.api.post('/api/get_intradia', { symbol: 'BYMA:GGAL', date }), IntradayResponse).data;
+    };
+
+    moveTo(saturday + 15 * 60 * 60_000);
+    server.app.ctx.market.feeds.advance('tv', 3000);
+    const weekend = await daily(3);
+    // Thursday, Friday, Saturday.
+    expect(weekend.map((candle) => candle.time)).toEqual([isoDay(saturday - 2 * DAY_MS), isoDay(saturday - DAY_MS), isoDay(saturday)]);
+    expect(weekend.at(-1)!.close).toBe(server.app.ctx.market.hub.latest(symbol)!.LA!.price);
+    // Friday's minutes still end at Friday's daily close.
+    const friday = await intraday(isoDay(saturday - DAY_MS));
+    expect(friday).toHaveLength(360);
+    expect(friday.at(-1)!.close).toBe(weekend[1]!.close);
+
+    // Monday: the weekend's sessions are not kept; Friday then Monday.
+    moveTo(saturday + 2 * DAY_MS + 15 * 60 * 60_000);
+    server.app.ctx.market.feeds.advance('tv', 3000);
+    const monday = await daily(2);
+    expect(monday.map((candle) => candle.time)).toEqual([isoDay(saturday - DAY_MS), isoDay(saturday + 2 * DAY_MS)]);
   });
 });
 
