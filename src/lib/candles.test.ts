@@ -9,6 +9,7 @@ import {
   historyKey,
   historyRequest,
   liveCandle,
+  tradedSince,
   livePoint,
   marketDate,
   marketSeconds,
@@ -136,6 +137,20 @@ describe('live candle', () => {
   it('ignores a trade older than the last candle, and opens the first one', () => {
     expect(liveCandle(last, 12, minute(10, 59), '1m')).toBeNull();
     expect(liveCandle(null, 12, minute(10, 59) + 7, '1m')).toEqual({ candle: candle(minute(10, 59), 12, 12, 12, 12, 0), isNew: true });
+  });
+
+  it('adds the volume traded since the previous tick to the live candle, and opens a new one with it', () => {
+    expect(liveCandle(last, 12, minute(11, 4), '5m', 300)?.candle.volume).toBe(last.volume + 300);
+    expect(liveCandle(last, 12, minute(11, 5), '5m', 300)?.candle).toEqual(candle(minute(11, 5), 12, 12, 12, 12, 300));
+  });
+
+  it('reads the volume traded between two session totals: the rise, the whole total after a new session, none without both', () => {
+    expect(tradedSince(1000, 1300)).toBe(300);
+    expect(tradedSince(1000, 1000)).toBe(0);
+    expect(tradedSince(90_000, 200)).toBe(200);
+    expect(tradedSince(null, 1300)).toBe(0);
+    expect(tradedSince(1000, undefined)).toBe(0);
+    expect(tradedSince(1000, Number.NaN)).toBe(0);
   });
 
   it('moves a line’s last point the same way', () => {

@@ -135,16 +135,30 @@ export function formulaLine(ast: FormulaNode, legs: ReadonlyMap<string, readonly
 /**
  * The live last candle after a trade at `price`, `time` (market seconds): the same candle
  * moved when the trade is in its period, a new one opened at the period's start when the
- * trade crossed the interval's boundary. A trade older than the last candle changes nothing
+ * trade crossed the interval's boundary. `traded` is the volume since the previous tick
+ * (tradedSince), added to the candle. A trade older than the last candle changes nothing
  * (null). `isNew` says which.
  */
-export function liveCandle(last: Candle | null, price: number, time: number, interval: ChartInterval): { candle: Candle; isNew: boolean } | null {
+export function liveCandle(last: Candle | null, price: number, time: number, interval: ChartInterval, traded = 0): { candle: Candle; isNew: boolean } | null {
   const start = periodStart(time, interval);
   if (last && start < last.time) return null;
   if (last && start === last.time) {
-    return { candle: { ...last, high: Math.max(last.high, price), low: Math.min(last.low, price), close: price }, isNew: false };
+    return {
+      candle: { ...last, high: Math.max(last.high, price), low: Math.min(last.low, price), close: price, volume: last.volume + traded },
+      isNew: false,
+    };
   }
-  return { candle: { time: start, open: price, high: price, low: price, close: price, volume: 0 }, isNew: true };
+  return { candle: { time: start, open: price, high: price, low: price, close: price, volume: traded }, isNew: true };
+}
+
+/**
+ * The volume traded between two readings of a session's total volume (the feed's `TV`): the
+ * difference; the whole total when it fell (a new session started from zero); none when either
+ * reading is missing (the first tick seen has nothing to compare with).
+ */
+export function tradedSince(previousTotal: number | null | undefined, total: number | null | undefined): number {
+  if (previousTotal == null || total == null || !Number.isFinite(previousTotal) || !Number.isFinite(total)) return 0;
+  return total >= previousTotal ? total - previousTotal : Math.max(total, 0);
 }
 
 /** The live last point of a line (a formula's value now), following the same boundaries. */

@@ -30,6 +30,7 @@ import {
   type SeriesReader,
   marketSeconds,
   liveCandle,
+  tradedSince,
   livePoint,
   needsPercentScale,
   type Candle,
@@ -89,7 +90,14 @@ interface Drawn {
   points: LinePoint[] | null;
   legend: { value: Text; change: HTMLElement; changeText: Text } | null;
   shown: { value: string; change: string; sign: string };
+  /** The session's total volume at the last tick applied (the feed's `TV`), for the live bar's volume. */
+  totalVolume: number | null;
 }
+
+/** Prices as the legend writes them (the decimals their size needs), on the price scale and its labels. */
+const PRICE_FORMAT = { type: 'custom', minMove: 0.01, formatter: (price: number) => formatLegendValue(price) } as const;
+const volumeFormat = new Intl.NumberFormat('es-AR', { maximumFractionDigits: 0 });
+const formatVolume = (value: number) => volumeFormat.format(value);
 
 const ts = (time: number) => time as UTCTimestamp;
 
@@ -116,7 +124,7 @@ export function mountChart(options: MountChartOptions): () => void {
     autoSize: true,
     ...themeOptions(root),
     crosshair: { mode: CrosshairMode.Normal },
-    localization: { locale: 'es-AR', priceFormatter: (price: number) => formatLegendValue(price) },
+    localization: { locale: 'es-AR' },
     timeScale: { ...themeOptions(root).timeScale, timeVisible: intraday, secondsVisible: false },
   });
 
@@ -133,17 +141,34 @@ export function mountChart(options: MountChartOptions): () => void {
       api = candleMode
         ? chart.addSeries(
             CandlestickSeries,
-            { upColor: UP, downColor: DOWN, wickUpColor: UP, wickDownColor: DOWN, borderVisible: false, autoscaleInfoProvider: steadyScale },
+            {
+              upColor: UP,
+              downColor: DOWN,
+              wickUpColor: UP,
+              wickDownColor: DOWN,
+              borderVisible: false,
+              autoscaleInfoProvider: steadyScale,
+              priceFormat: PRICE_FORMAT,
+            },
             0,
           )
-        : chart.addSeries(LineSeries, { color: view.color, lineWidth: 2, priceLineVisible: false, autoscaleInfoProvider: steadyScale }, 0);
+        : chart.addSeries(
+            LineSeries,
+            { color: view.color, lineWidth: 2, priceLineVisible: false, autoscaleInfoProvider: steadyScale, priceFormat: PRICE_FORMAT },
+            0,
+          );
     }
-    return { view, api, candles: null, points: null, legend, shown: { value: '', change: '', sign: '' } };
+    return { view, api, candles: null, points: null, legend, shown: { value: '', change: '', sign: '' }, totalVolume: null };
   });
   // Volume as a histogram in a pane of its own, on its own scale: the alternate palette.
   const volume =
     candleMode && drawn[0]!.api
-      ? chart.addSeries(HistogramSeries, { color: ALTERNATE_COLORS[0], priceFormat: { type: 'volume' }, priceLineVisible: false }, 1)
+      ? chart.addSeries(
+          HistogramSeries,
+          // Whole contracts, as the board writes them (the chart's price formatter has decimals).
+          { color: ALTERNATE_COLORS[0], priceFormat: { type: 'custom', minMove: 1, formatter: formatVolume }, priceLineVisible: false },
+          1,
+        )
       : null;
   chart.panes()[1]?.setStretchFactor(0.25);
 
@@ -253,13 +278,21 @@ export function mountChart(options: MountChartOptions): () => void {
       if (!live) continue;
       const time = marketSeconds(live.at);
       if (item.candles) {
-        const next = liveCandle(item.candles.at(-1) ?? null, live.value, time, interval);
+        const total = item.view.spec.kind === 'symbol' ? states.get(item.view.spec.symbol)?.quote?.md.TV : null;
+        const traded = tradedSince(item.totalVolume, total);
+        const next = liveCandle(item.candles.at(-1) ?? null, live.value, time, interval, traded);
         if (!next) continue;
+        item.totalVolume = total ?? null;
+        const previous = item.candles.at(-1);
         if (next.isNew) item.candles.push(next.candle);
         else item.candles[item.candles.length - 1] = next.candle;
         const { candle } = next;
         item.api.update({ time: ts(candle.time), open: candle.open, high: candle.high, low: candle.low, close: candle.close });
-        if (next.isNew) volume?.update({ time: ts(candle.time), value: 0 });
+        // The volume bar only when it moved or changed colour (a pane less to redraw otherwise).
+        const rising = candle.close >= candle.open;
+        if (volume && (next.isNew || traded > 0 || rising !== previous!.close >= previous!.open)) {
+          volume.update({ time: ts(candle.time), value: candle.volume, color: rising ? ALTERNATE_COLORS[2] : ALTERNATE_COLORS[3] });
+        }
       } else if (item.points) {
         const next = livePoint(item.points.at(-1) ?? null, live.value, time, interval);
         if (!next) continue;
