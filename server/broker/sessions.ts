@@ -106,6 +106,10 @@ export function createBrokerSessions(store: BrokerStore, now: () => number, onEr
       if ('refused' in target) throw new InvalidError(target.refused === 'malformed' ? BROKER_MESSAGES.badUrl : BROKER_MESSAGES.urlNotAllowed);
       let session: BrokerSession;
       if (target.kind === 'paper') {
+        // One paper session per user in this process: a second browser or a reconnect gets the
+        // same one (its account is the user's anyway), instead of another record kept forever.
+        const existing = [...sessions.values()].find((known) => known.client == null && known.record.userId === user.id && known.record.url === input.url);
+        if (existing && (await store.session(existing.record.id))) return existing.record;
         session = { record: newRecord(user, input.url, [paperAccountName(user.username)]), client: null };
       } else {
         session = await connectPrimary(user, target, input);

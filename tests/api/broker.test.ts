@@ -121,6 +121,10 @@ describe('paper broker over HTTP on sqlite', () => {
       const theirs = expectBody(await other.api.post('/api/primary/sessions/connect', { url: 'sim://' }), ConnectResponse);
       expect(theirs.accounts).toEqual([`DEMO-${other.user.username.toUpperCase()}`]);
       expect(theirs.sessionId).not.toBe(body.sessionId);
+
+      // Connecting again (another browser, a reconnect) gives the user the same paper session.
+      const again = expectBody(await demo.api.post('/api/primary/sessions/connect', { url: 'sim://' }), ConnectResponse);
+      expect(again).toEqual(body);
     });
 
     it('refuses an address that is neither sim:// nor an http(s) URL, and a missing one', async () => {
