@@ -68,6 +68,8 @@ export default defineConfig({
         navigateFallback: 'index.html',
         navigateFallbackDenylist: [/^\/api(?:\/|$)/i, /^\/ws(?:\/|$)/i, /^\/emoji(?:\/|$)/i],
         cleanupOutdatedCaches: true,
+        // The server never serves *.map; no map, no sourceMappingURL comment pointing at a 404.
+        sourcemap: false,
         // A new worker waits until the user accepts it (the toast's Actualizar).
         skipWaiting: false,
         clientsClaim: false,
