@@ -16,12 +16,17 @@ export const UPDATE_POLL_MS = 60 * 60 * 1000;
 /** Least time between two checks set off by focus or visibility. */
 export const UPDATE_RECHECK_MS = 60 * 1000;
 
+/** How often a tab waiting to reload looks whether its open dialog closed. */
+const DIALOG_CHECK_MS = 500;
+
 /**
- * Before a reload the app asked for: the focused field lets go (an edit that commits on blur,
- * like a section title in place, starts its write), its handlers run, then every tracked write
- * (pendingWrites.ts: the visor's draft) lands.
+ * Before a reload the app asked for: an open dialog (a modal's form, half typed, in this or
+ * another tab) is waited for until it closes; the focused field lets go (an edit that commits
+ * on blur, like a section title in place, starts its write), its handlers run, then every
+ * tracked write (pendingWrites.ts: the visor's draft) lands.
  */
 export async function flushBeforeReload(): Promise<void> {
+  while (document.querySelector('dialog[open]')) await new Promise((resolve) => setTimeout(resolve, DIALOG_CHECK_MS));
   if (document.activeElement instanceof HTMLElement) document.activeElement.blur();
   await new Promise((resolve) => setTimeout(resolve, 0));
   await flushPendingWrites();

@@ -2,7 +2,8 @@
 // at the same origin (the spec's own server, restarted with another STATIC_DIR). The waiting
 // worker of the second build is offered in every tab with the toast; the tabs stay on the first
 // build (a reload too: the old worker still serves it) until Actualizar in one of them; then
-// every tab reloads onto the second build, and an edit made just before Actualizar is kept.
+// every tab reloads onto the second build, an edit made just before Actualizar is kept, and a
+// tab with a modal open waits for it to close.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +13,7 @@ import { signIn } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
 import { htmlData } from './shellHelpers';
 import { login, section, seedVisor } from './visorHelpers';
+import { openCreate } from './workspaceHelpers';
 
 test.use({ serviceWorkers: 'allow' });
 
@@ -94,19 +96,26 @@ test('the update toast appears when a second build is served; tabs come up on it
       .getByRole('button', { name: /cerrar|close/i }),
   ).toHaveCount(0);
 
+  // The second tab has a modal open with a half-typed name: it must not reload under it.
+  const folderDialog = await openCreate(second, 'Carpeta');
+  await folderDialog.getByPlaceholder('Título de la carpeta').fill('A medio escribir');
+
   // An edit just before Actualizar: the reload waits for it to be kept.
   const title = section(first, 'Uno').getByRole('textbox', { name: 'Título de la sección' });
   await title.fill('Uno editado');
   await title.press('Enter');
   await first.getByRole('button', { name: 'Actualizar' }).click();
 
-  // Both tabs reload onto the second build.
-  for (const page of [first, second]) {
-    await expect.poll(() => build(page).catch(() => null), { timeout: 30_000 }).not.toBe(firstBuild);
-    await expect.poll(() => build(page).catch(() => null)).toMatch(/\S/);
-  }
+  // The first tab reloads onto the second build; the second waits while its modal is open.
+  await expect.poll(() => build(first).catch(() => null), { timeout: 30_000 }).not.toBe(firstBuild);
+  await expect.poll(() => build(first).catch(() => null)).toMatch(/\S/);
   const newBuild = await build(first);
-  expect(await build(second)).toBe(newBuild);
+  await expect(section(first, 'Uno editado')).toBeVisible();
+  expect(await build(second)).toBe(firstBuild);
+  await expect(folderDialog.getByPlaceholder('Título de la carpeta')).toHaveValue('A medio escribir');
+  // Closed, the second tab reloads onto the second build too.
+  await folderDialog.getByRole('button', { name: 'Cerrar' }).click();
+  await expect.poll(() => build(second).catch(() => null), { timeout: 30_000 }).toBe(newBuild);
   await expect(section(first, 'Uno editado')).toBeVisible();
   await expect(second.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
   await expect(first.getByText(UPDATE_MESSAGE)).toHaveCount(0);
