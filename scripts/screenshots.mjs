@@ -1,6 +1,8 @@
 // npm run screenshots: builds the app, starts its own server on a free port with a temporary
 // DATA_DIR (demo gets the server's sample visores), and writes PNGs of the main screens in
-// light and dark mode to docs/screenshots/.
+// light and dark mode to docs/screenshots/, and the web manifest's two screenshots (the install
+// dialog's, in the default dark mode) to public/screenshots/. `npm run screenshots:pwa` (--pwa)
+// writes only the manifest's.
 import { spawn, execSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -9,6 +11,9 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 const OUT = path.resolve('docs/screenshots');
+/** The manifest's screenshots (vite.config.ts names them and their sizes). */
+const PWA_OUT = path.resolve('public/screenshots');
+const PWA_ONLY = process.argv.includes('--pwa');
 const DEMO = { username: 'demo', password: 'demo1234' };
 const ADMIN = { username: 'admin', password: 'admin1234' };
 
@@ -135,6 +140,37 @@ async function settled(page) {
   );
 }
 
+/** The install dialog's screenshots: a visor on a wide screen, Inicio on a phone, as demo in dark mode. */
+async function pwaShots(browser, base, visorId) {
+  mkdirSync(PWA_OUT, { recursive: true });
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 720 }, colorScheme: 'dark', serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const shot = async (name) => {
+    await settled(page);
+    await page.screenshot({ path: path.join(PWA_OUT, `${name}.png`) });
+    console.log(`public/screenshots/${name}.png`);
+  };
+  await page.goto('/auth/signin');
+  await page.getByLabel('Usuario').fill(DEMO.username);
+  await page.getByLabel('Contraseña').fill(DEMO.password);
+  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await page.getByRole('heading', { name: 'Inicio', level: 1 }).waitFor();
+  await page.goto(`/visor/${visorId}/public`);
+  await page.getByRole('article', { name: 'Dólares implícitos' }).waitFor();
+  await live(page);
+  await sectionsDrawn(page);
+  await shot('wide');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await page.getByRole('heading', { name: 'Inicio', level: 1 }).waitFor();
+  await page
+    .getByRole('link', { name: /Dólar: futuros y MEP/ })
+    .first()
+    .waitFor();
+  await shot('narrow');
+  await context.close();
+}
+
 async function main() {
   execSync('npx vite build', { stdio: 'inherit' });
   mkdirSync(OUT, { recursive: true });
@@ -151,7 +187,8 @@ async function main() {
   try {
     await waitForServer(base, server);
     const { visorId } = await seed(base);
-    for (const mode of ['light', 'dark']) {
+    await pwaShots(browser, base, visorId);
+    for (const mode of PWA_ONLY ? [] : ['light', 'dark']) {
       const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 800 }, colorScheme: mode });
       await context.addInitScript((darkMode) => localStorage.setItem('darkMode', darkMode), mode);
       const page = await context.newPage();

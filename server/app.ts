@@ -21,6 +21,7 @@ import { marketRoutes } from './http/market.js';
 import { brokerRoutes } from './http/broker.js';
 import { emojiRoutes } from './http/emoji.js';
 import { healthRoutes } from './http/health.js';
+import { manifestRoutes } from './http/manifest.js';
 import { createBrokerService } from './broker/service.js';
 import { createMemoryBrokerStore } from './broker/store.js';
 import { createRedisBrokerStore } from './broker/redisStore.js';
@@ -205,6 +206,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   );
 
   await app.register(emojiRoutes);
+  await app.register(manifestRoutes(config.staticDir));
 
   const indexHtml = path.join(config.staticDir, 'index.html');
   const hasClient = fs.existsSync(indexHtml);

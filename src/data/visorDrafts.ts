@@ -7,10 +7,14 @@
 import type { Section } from '../protocol/workspace';
 import { db as defaultDb, type VisorDraftRecord, type VisoresDb } from '../shared/db';
 import { sameJson } from '../lib/sectionMerge';
+import { trackWrite } from './pendingWrites';
 
-/** Keeps the draft, replacing the visor's earlier one (of this tab or another). */
+/**
+ * Keeps the draft, replacing the visor's earlier one (of this tab or another). Tracked
+ * (pendingWrites.ts): the update's reload waits for it.
+ */
 export async function keepVisorDraft(record: VisorDraftRecord, database: VisoresDb = defaultDb): Promise<void> {
-  await database.visorDrafts.put(record);
+  await trackWrite(database.visorDrafts.put(record));
 }
 
 /** The visor's pending draft for the user, or null. */

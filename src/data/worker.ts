@@ -7,12 +7,14 @@ import { db } from '../shared/db';
 import type { PlainError } from '../shared/errors';
 import { settings } from '../shared/settings';
 import { TAB_HEARTBEAT_MS } from '../shared/tabLiveness';
+import { DATA_WORKER_PROTOCOL } from '../shared/workerProtocol';
 import type { DataWorkerApi, TabMessage, TabReply } from '../workers/api';
 import { createOffScreenTracker } from './offScreen';
 import { createPaintPacer, TICK_PAINT_INTERVAL_MS } from './paintPacer';
 import { getSessionIdentity, onTokenChange } from './session';
 import { applyCachedQuotes, applyTabMessage, applyTicks, markNotLive } from './store';
 import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
+import { checkWorker } from './workerGate';
 
 export type DataWorker = Comlink.Remote<DataWorkerApi>;
 
@@ -48,6 +50,10 @@ function holdTabLock(name: string): Promise<boolean> {
 }
 
 const isUnknownTab = (error: unknown) => (error as PlainError | null)?.code === 'unknown_tab';
+/** A worker of another protocol was logged once at connect; other failures stay as they were. */
+const unlessWorkerVersion = (error: unknown) => {
+  if ((error as PlainError | null)?.code !== 'worker_version') throw error;
+};
 
 const subscriptions = createTabSubscriptions({
   schedule: (task) => queueMicrotask(task),
@@ -145,13 +151,19 @@ export function reRegister(): Promise<void> {
 /** Starts the worker once per tab and returns it. */
 export function startDataWorker(): Connection {
   if (connection) return connection;
-  const api = Comlink.wrap<DataWorkerApi>(openWorker());
+  // A worker of another contract version is never used: every call waits for the check and
+  // rejects with 'worker_version' when it fails (logged once).
+  const { api, checked } = checkWorker(Comlink.wrap<DataWorkerApi>(openWorker()), { protocol: DATA_WORKER_PROTOCOL, buildId: settings.buildId }, (message) =>
+    console.error(message),
+  );
   const tabId = crypto.randomUUID();
   const wantedLock = `visores-tab-${tabId}`;
-  const registered = holdTabLock(wantedLock).then((held) => {
-    lockName = held ? wantedLock : null;
-    return register(api, tabId, lockName);
-  });
+  const registered = checked
+    .then(() => holdTabLock(wantedLock))
+    .then((held) => {
+      lockName = held ? wantedLock : null;
+      return register(api, tabId, lockName);
+    });
   connection = { api, tabId, registered };
 
   let sentToken: string | null | undefined;
@@ -159,24 +171,29 @@ export function startDataWorker(): Connection {
     const identity = getSessionIdentity();
     if ((identity?.token ?? null) === sentToken) return;
     sentToken = identity?.token ?? null;
-    void api.setSession(identity);
+    void api.setSession(identity).catch(unlessWorkerVersion);
   };
   syncSession();
   onTokenChange(syncSession);
   // Another tab signed in or out: with a dedicated worker per tab, each must follow.
   window.addEventListener('storage', syncSession);
 
+  // Not registered (another protocol's worker): nothing to beat for.
+  registered.catch(() => {});
   setInterval(() => {
-    void registered.then(async () => {
-      if (!(await api.heartbeat(tabId))) await reRegister();
-    });
+    void registered.then(
+      async () => {
+        if (!(await api.heartbeat(tabId))) await reRegister();
+      },
+      () => {},
+    );
   }, TAB_HEARTBEAT_MS);
   // Back after a while (another device may have changed the workspace): the worker decides
   // whether to check the tree's version (workers/syncRefresh.ts). Mounting screens reads nothing.
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') void api.workspaceVisible().catch(() => {});
   });
-  window.addEventListener('pagehide', () => void api.unregisterTab(tabId));
+  window.addEventListener('pagehide', () => void api.unregisterTab(tabId).catch(unlessWorkerVersion));
   // Back from the back/forward cache: the worker let the tab go on pagehide.
   window.addEventListener('pageshow', (event) => {
     if (event.persisted) void reRegister();

@@ -5,6 +5,8 @@ import { Sidebar } from './Sidebar';
 import { Footer } from './Footer';
 import { SettingsPanel } from '../features/appearance/SettingsPanel';
 import { appearanceStore, layoutOptionsAtom, useAtomValue } from '../features/appearance/appearance';
+import { useManifestShortcuts } from '../data/manifestLink';
+import { useCurrentUser } from '../features/auth/useCurrentUser';
 import './layout.css';
 
 /** Header, sidebar, side overlay and footer around every signed-in screen. */
@@ -12,6 +14,8 @@ export function BackendLayout() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const layout = useAtomValue(layoutOptionsAtom, appearanceStore);
   const loading = useNavigation().state === 'loading';
+  // The install manifest's shortcuts: Inicio and this user's favourite visores.
+  useManifestShortcuts(useCurrentUser()._id);
   useEffect(() => {
     if (!sidebarOpen) return;
     const closeOnEscape = (event: KeyboardEvent) => {

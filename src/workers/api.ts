@@ -15,6 +15,7 @@ import type { LogEntry } from './eventLog';
 import type { CachedPositions } from './positionsAccounts';
 import type { PositionsStatus } from './positionsConnection';
 import type { SessionConnectAnswer, SessionConnectRequest } from './positionsRest';
+import type { WorkerHello } from '../shared/workerProtocol';
 import type { SeccionesSave, SeccionesSaveAnswer, TreeChangeRequest, VisorFields } from './sync';
 
 export type {
@@ -29,6 +30,7 @@ export type {
   SessionConnectRequest,
   TreeChangeRequest,
   VisorFields,
+  WorkerHello,
 };
 
 /** idle: no session; unauthorized: the server refused the token (no retry until a new one). */
@@ -95,6 +97,14 @@ export interface TabRegistration {
 }
 
 export interface DataWorkerApi {
+  // ── Version (issue 21) ───────────────────────────────────────────────────────────
+  /**
+   * The contract's version (shared/workerProtocol.ts DATA_WORKER_PROTOCOL) and the worker's
+   * build. A tab asks it before anything else; another protocol and the tab does not use the
+   * worker (every call rejects with 'worker_version').
+   */
+  hello(): Promise<WorkerHello>;
+
   // ── Session ──────────────────────────────────────────────────────────────────────
   /** Starts (or switches) the session; null signs out: sockets close, deliberately. */
   setSession(session: WorkerSession | null): Promise<void>;

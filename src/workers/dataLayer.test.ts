@@ -3,6 +3,7 @@ import 'fake-indexeddb/auto';
 import { MessageChannel } from 'node:worker_threads';
 import * as Comlink from 'comlink';
 import { VisoresDb } from '../shared/db';
+import { DATA_WORKER_PROTOCOL } from '../shared/workerProtocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DataWorkerApi, TabMessage, TabPort } from './api';
 import { createDataWorkerApi } from './dataLayer';
@@ -55,6 +56,11 @@ describe('data worker API over Comlink', () => {
     await remote.registerTab(Comlink.transfer({ tabId, lockName: null, port: port as unknown as TabPort }, [port as never]));
     return received;
   }
+
+  it('answers hello with the contract version and its build', async () => {
+    const { remote } = connect();
+    await expect(remote.hello()).resolves.toEqual({ protocol: DATA_WORKER_PROTOCOL, buildId: 'unknown' });
+  });
 
   it('rejects with a plain {code, message}', async () => {
     const { remote } = connect();

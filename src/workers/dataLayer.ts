@@ -7,6 +7,7 @@ import { createRefCounts, type RefCounts } from '../lib/refCounts';
 import type { VisoresDb } from '../shared/db';
 import { toPlainError, type PlainError, type Result } from '../shared/errors';
 import { createHttpClient, type FetchLike } from '../shared/http';
+import { DATA_WORKER_PROTOCOL } from '../shared/workerProtocol';
 import type { DataWorkerApi, WorkerSession } from './api';
 import { createChartHistory } from './chartHistory';
 import { createEventLog, type EventLog } from './eventLog';
@@ -26,6 +27,8 @@ export interface DataLayerEnv extends Omit<MarketServiceOptions, 'http'> {
   WebSocket: SocketConstructor;
   db: VisoresDb;
   eventLog?: EventLog;
+  /** The build the worker runs (__BUILD_ID__), answered by hello(). */
+  buildId?: string;
 }
 
 /** The same API with every rejection turned into a PlainError. */
@@ -125,6 +128,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
         if (!loaded.ok) eventLog.warn(loaded.error.message);
       }
     },
+    hello: async () => ({ protocol: DATA_WORKER_PROTOCOL, buildId: env.buildId ?? 'unknown' }),
     registerTab: async (registration) => {
       market.registerTab(registration);
       registration.port.postMessage({ type: 'positions-status', status: positions.status() });

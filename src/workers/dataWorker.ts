@@ -18,6 +18,7 @@ const api = createDataWorkerApi({
   positionsBase: settings.positionsBase,
   WebSocket,
   db,
+  buildId: settings.buildId,
   ...(import.meta.env.VITE_TAB_BATCH_INTERVAL_MS ? { tabBatchIntervalMs: Number(import.meta.env.VITE_TAB_BATCH_INTERVAL_MS) } : {}),
 });
 

@@ -1,7 +1,8 @@
 // A server process of the spec's own, for specs that kill and restart it (the shared one of
 // playwright.config.ts must stay up). Runs `tsx server/main.ts` in its own process group on a
 // free port with its own DATA_DIR; restart() brings it back on the same port and data, so a
-// browser's sessions and socket URL stay valid.
+// browser's sessions and socket URL stay valid (with `env`, changed: another STATIC_DIR serves
+// another build of the client at the same origin).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -13,7 +14,8 @@ export interface OwnServer {
   url: string;
   /** SIGKILL, no graceful close: sockets drop as in a crash. */
   kill(): Promise<void>;
-  restart(): Promise<void>;
+  /** Starts it again (after kill or stop); `env` adds to or replaces the variables it started with. */
+  restart(env?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -48,11 +50,12 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
   const url = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-e2e-own-'));
   let child: ChildProcess | null = null;
+  let currentEnv = env;
 
   const start = async () => {
     let output = '';
     const started = spawn(path.join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: 'dist', LOG_LEVEL: 'warn', ...env },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: 'dist', LOG_LEVEL: 'warn', ...currentEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
@@ -76,7 +79,10 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
   return {
     url,
     kill: () => end('SIGKILL'),
-    restart: start,
+    restart: (next = {}) => {
+      currentEnv = { ...currentEnv, ...next };
+      return start();
+    },
     stop: () => end('SIGTERM'),
   };
 }
