@@ -37,7 +37,7 @@ const pwaManifest = {
     { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
     { src: '/icons/icon-maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
   ],
-  // Made from the running app by `npm run screenshots:pwa` (scripts/pwaScreenshots.mjs).
+  // Made from the running app by `npm run screenshots:pwa` (scripts/screenshots.mjs --pwa).
   screenshots: [
     { src: '/screenshots/wide.png', sizes: '1280x720', type: 'image/png', form_factor: 'wide', label: 'Un visor con cotizaciones, gráfico y curva' },
     { src: '/screenshots/narrow.png', sizes: '390x844', type: 'image/png', form_factor: 'narrow', label: 'Inicio en el teléfono' },
