@@ -267,6 +267,52 @@ describe('market data stream', () => {
     expect(client.marketData.state().state).toBe('open');
   });
 
+  it('sends the symbols in smd messages of at most maxSymbolsPerSmd products', async () => {
+    const { client, updatesFor } = makeClient({ maxSymbolsPerSmd: 2 });
+    client.marketData.subscribe([DLR, DLR2, GGAL]);
+    await waitUntil(() => [DLR, DLR2, GGAL].every((symbol) => updatesFor(symbol).length === 1), 'three snapshots');
+    const requests = fake.smdRequests();
+    expect(requests.map((request) => request.symbols.length)).toEqual([2, 1]);
+    expect(requests.flatMap((request) => request.symbols).sort()).toEqual([DLR, DLR2, GGAL].sort());
+    expect(fake.stats.upgrades).toBe(1);
+  });
+
+  describe.each(['product', 'message'] as const)('an smd the exchange refuses by %s', (smdRefusal) => {
+    it('drops the refused symbol, reports it, and keeps the others of its batch streaming, after a reconnect too', async () => {
+      fake.smdRefusal = smdRefusal;
+      const { client, updatesFor, logs } = makeClient();
+      const refusals: string[] = [];
+      client.marketData.onRefused((symbol, description) => refusals.push(`${symbol}: ${description}`));
+      client.marketData.subscribe(['NOPE/XX', DLR]);
+      await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot of the known symbol');
+      const description = "Product NOPE/XX:ROFX don't exist";
+      expect(refusals).toEqual([`NOPE/XX: ${description}`]);
+      expect(client.marketData.refused()).toEqual({ 'NOPE/XX': description });
+      expect(client.marketData.symbols()).toEqual([DLR]);
+      expect(logs.some((line) => line.startsWith('warn') && line.includes('NOPE/XX refused'))).toBe(true);
+      fake.push(DLR, { HI: 1606 });
+      await waitUntil(() => updatesFor(DLR).at(-1)?.marketData.HI === 1606, 'an update of the known symbol');
+      expect(fake.stats.upgrades).toBe(1);
+
+      fake.dropSockets();
+      const again = await waitUntil(() => fake.smdRequests().find((request) => request.connection === 2), 'the smd after reconnecting');
+      expect(again.symbols).toEqual([DLR]);
+      await waitUntil(() => updatesFor(DLR).length === 3, 'the snapshot after reconnecting');
+
+      // Asked for again: told at once, never sent.
+      client.marketData.subscribe(['NOPE/XX']);
+      expect(refusals).toHaveLength(2);
+      expect(
+        fake
+          .smdRequests()
+          .flatMap((request) => request.symbols)
+          .filter((symbol) => symbol === 'NOPE/XX'),
+      ).toHaveLength(1);
+      expect(client.marketData.forgetRefused()).toEqual(['NOPE/XX']);
+      expect(client.marketData.refused()).toEqual({});
+    });
+  });
+
   it('logs and skips messages that are not JSON or name no instrument', async () => {
     const { client, updatesFor, logs } = makeClient();
     client.marketData.subscribe([DLR]);

@@ -28,6 +28,7 @@ const DEFAULTS = {
   pingIntervalMs: 30_000,
   debounceMs: 100,
   depth: 5,
+  maxSymbolsPerSmd: 50,
   requestTimeoutMs: 15_000,
 } as const;
 
@@ -185,6 +186,7 @@ export function createPrimaryClient(options: PrimaryClientOptions): PrimaryClien
     debounceMs: options.debounceMs ?? DEFAULTS.debounceMs,
     entries,
     depth: options.depth ?? DEFAULTS.depth,
+    maxSymbolsPerSmd: options.maxSymbolsPerSmd ?? DEFAULTS.maxSymbolsPerSmd,
   });
   const orderReports = createOrderReportStream(streamDeps);
 

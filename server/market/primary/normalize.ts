@@ -87,6 +87,16 @@ export function normalizeMarketData(raw: unknown): MarketData {
   return data;
 }
 
+/** A symbol's state when the exchange has none for it (it refused the symbol): every entry cleared. */
+export function noMarketData(): MarketData {
+  const data: MarketData = {};
+  for (const entry of MARKET_DATA_ENTRIES) {
+    if (entry === 'BI' || entry === 'OF') data[entry] = [];
+    else data[entry] = null;
+  }
+  return data;
+}
+
 /** True for `Md` / `md` / `MD`: real traffic and the document disagree on the case. */
 export function isMessageType(message: Record<string, unknown>, type: string): boolean {
   return typeof message.type === 'string' && message.type.toLowerCase() === type;

@@ -45,6 +45,8 @@ export interface PrimaryClientOptions {
   entries?: readonly MarketDataEntry[];
   /** Book depth asked for in `smd`; default 5. */
   depth?: number;
+  /** Most products in one `smd` (the exchange may refuse a whole message for one product); default 50. */
+  maxSymbolsPerSmd?: number;
   /** Time limit of each REST call; default 15 s. */
   requestTimeoutMs?: number;
 }
@@ -201,6 +203,15 @@ export interface MarketDataStream {
   /** Returns a function that removes the listener. */
   onUpdate(listener: (update: MarketUpdate) => void): () => void;
   onState(listener: (status: StreamStatus) => void): () => void;
+  /**
+   * Called when the exchange refuses a symbol (it does not list it), and again whenever the
+   * refused symbol is subscribed later. A refused symbol is dropped from the wanted set.
+   */
+  onRefused(listener: (symbol: string, description: string) => void): () => void;
+  /** The refused symbols with the exchange's description. */
+  refused(): Record<string, string>;
+  /** Clears the refused list (a new instrument list); returns the symbols that were on it. */
+  forgetRefused(): string[];
   state(): StreamStatus;
   /** The wanted symbols, sorted. */
   symbols(): string[];
