@@ -140,6 +140,26 @@ describe('broker sessions on a Primary API', () => {
       expect.objectContaining({ execId: 'E2', status: 'PARTIALLY_FILLED', lastQty: 3, leavesQty: 2 }),
       expect.objectContaining({ execId: 'E4', status: 'FILLED', lastQty: 2, cumQty: 5 }),
     ]);
+
+    // After a reconnect the exchange is asked for the working orders only, and sends them
+    // again: each execution stays one fill.
+    const fillIds = async () => ((await call('GET', '/accounts/REM2747/fills')).body.fills as { execId: string }[]).map((fill) => fill.execId);
+    const working = { ...report, orderId: 'O5', clOrdId: 'C5', execId: 'E5', avgPx: 1560, lastPx: 1560, lastQty: 1, cumQty: 1, leavesQty: 4 };
+    exchange.pushOrderReport({ ...working, status: 'PARTIALLY_FILLED' });
+    await until(async () => ((await fillIds()).includes('E5') ? true : null));
+    const osBefore = exchange.received.length;
+    exchange.dropSockets();
+    await until(async () =>
+      exchange.received.slice(osBefore).some(({ message }) => JSON.stringify(message) === '{"type":"os","account":{"id":"REM2747"},"snapshotOnlyActive":true}')
+        ? true
+        : null,
+    );
+    exchange.pushOrderReport({ ...working, orderId: 'O6', clOrdId: 'C6', execId: 'E6', lastQty: 5, cumQty: 5, leavesQty: 0, status: 'FILLED' });
+    const after = await until(async () => {
+      const ids = await fillIds();
+      return ids.includes('E6') ? ids : null;
+    });
+    expect(after).toEqual(['E1', 'E2', 'E4', 'E5', 'E6']);
   });
 
   it('keeps a broker session to the user who connected it', async () => {

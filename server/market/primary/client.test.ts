@@ -480,7 +480,10 @@ describe('order reports', () => {
     const first: PrimaryOrderReportMessage[] = [];
     const second: PrimaryOrderReportMessage[] = [];
     const stopFirst = client.orderReports.subscribe(['REM2747'], (message) => first.push(message));
-    await waitUntil(() => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","accounts":[{"id":"REM2747"}]}'), 'the os message');
+    await waitUntil(
+      () => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","account":{"id":"REM2747"},"snapshotOnlyActive":false}'),
+      'the os message',
+    );
     expect(fake.pushOrderReport(orderReport('REM2747', 'A1'))).toBe(1);
     await waitUntil(() => first.length > 0, 'a report');
     expect(first[0]).toMatchObject({ type: 'or', orderReport: { clOrdId: 'A1', status: 'NEW', accountId: { id: 'REM2747' } } });
@@ -488,7 +491,7 @@ describe('order reports', () => {
 
     client.orderReports.subscribe(['REM9999'], (message) => second.push(message));
     await waitUntil(
-      () => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","accounts":[{"id":"REM9999"}]}'),
+      () => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","account":{"id":"REM9999"},"snapshotOnlyActive":false}'),
       'the os for the added account',
     );
     fake.pushOrderReport(orderReport('REM9999', 'B1'));
@@ -501,5 +504,34 @@ describe('order reports', () => {
     await waitUntil(() => second.length === 2, 'the barrier report');
     expect(first.map((message) => message.orderReport.clOrdId)).toEqual(['A1']);
     expect(client.orderReports.state()).toMatchObject({ state: 'open', updatesReceived: 4 });
+  });
+
+  it("asks for each account in its own os, with the day's orders first and the working ones only after a reconnect", async () => {
+    const filled = { ...orderReport('REM2747', 'F1'), status: 'FILLED', lastQty: 3, cumQty: 3, leavesQty: 0 };
+    const working = { ...orderReport('REM2747', 'W1'), status: 'PARTIALLY_FILLED', lastQty: 1, cumQty: 1, leavesQty: 2 };
+    fake.pushOrderReport(filled);
+    fake.pushOrderReport(working);
+    const { client } = makeClient();
+    const reports: string[] = [];
+    client.orderReports.subscribe(['REM2747', 'REM9999'], (message) => reports.push(`${message.orderReport.clOrdId} ${message.orderReport.status}`));
+    await waitUntil(() => reports.length === 2, "the account's orders of the day");
+    expect(reports).toEqual(['F1 FILLED', 'W1 PARTIALLY_FILLED']);
+    const osMessages = () => fake.received.filter(({ message }) => JSON.stringify(message).startsWith('{"type":"os"'));
+    expect(osMessages().map(({ connection, message }) => [connection, message])).toEqual([
+      [1, { type: 'os', account: { id: 'REM2747' }, snapshotOnlyActive: false }],
+      [1, { type: 'os', account: { id: 'REM9999' }, snapshotOnlyActive: false }],
+    ]);
+
+    fake.dropSockets();
+    await waitUntil(() => reports.length === 3, 'the working order after reconnecting');
+    expect(reports[2]).toBe('W1 PARTIALLY_FILLED');
+    expect(
+      osMessages()
+        .filter(({ connection }) => connection === 2)
+        .map(({ message }) => message),
+    ).toEqual([
+      { type: 'os', account: { id: 'REM2747' }, snapshotOnlyActive: true },
+      { type: 'os', account: { id: 'REM9999' }, snapshotOnlyActive: true },
+    ]);
   });
 });

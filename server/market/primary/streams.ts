@@ -1,5 +1,8 @@
 // The two websocket streams of the Primary API, each on its own reconnecting socket:
-// market data (`smd` → `Md`) and order reports (`os` → `or`).
+// market data (`smd` → `Md`) and order reports (`os` → `or`). Order reports are asked for
+// one account per `os`, the first time with the account's orders of the day, after that (a
+// reconnect) with the working ones only (snapshotOnlyActive); reports sent again are the
+// subscriber's to de-duplicate (by execId).
 //
 // The protocol has no unsubscribe. Symbols added while a connection is open are subscribed
 // with one more `smd` on it (subscriptions add up on a connection), so the other symbols keep
@@ -368,7 +371,15 @@ export function createOrderReportStream(options: StreamDeps): OrderReportStream 
     for (const subscription of subscriptions) for (const account of subscription.accounts) accounts.add(account);
     return accounts;
   };
-  const os = (accounts: Iterable<string>) => [{ type: 'os', accounts: [...accounts].map((id) => ({ id })) }];
+  /** Accounts whose orders of the day were asked for once: later subscriptions (reconnects) ask for the working ones only. */
+  const snapshotTaken = new Set<string>();
+  // The documented form, as the official client sends it: one message per account.
+  const os = (accounts: Iterable<string>) =>
+    [...accounts].map((id) => {
+      const message = { type: 'os', account: { id }, snapshotOnlyActive: snapshotTaken.has(id) };
+      snapshotTaken.add(id);
+      return message;
+    });
 
   const status = createStatus(() => socket.state());
   const state = () => status.snapshot(wantedAccounts().size, reportsReceived, lastReportAt);
