@@ -162,6 +162,35 @@ describe('broker sessions on a Primary API', () => {
     expect(after).toEqual(['E1', 'E2', 'E4', 'E5', 'E6']);
   });
 
+  it('works on a broker without rest/accounts with the account the user names, checked with its positions', async () => {
+    exchange.offersAccounts = false;
+    try {
+      const unnamed = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials });
+      expect(unnamed.status).toBe(400);
+      expect(unnamed.body.message).toBe('El broker no informa las cuentas del usuario: indique la cuenta (por ejemplo REM2747) al conectar');
+
+      const unknown = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials, account: 'REM0000' });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.message).toBe('El broker no reconoce la cuenta REM0000: revise el nombre de la cuenta e intente de nuevo');
+
+      const named = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials, account: ' REM2747 ' });
+      expect(named.status).toBe(200);
+      expect(named.body).toMatchObject({ status: 'success', accounts: ['REM2747'] });
+      expect(exchange.requests.filter((request) => request.path === '/rest/risk/position/getPositions/REM2747').length).toBeGreaterThan(0);
+      expect((await call('POST', '/accounts/REM2747/watch', { sessionId: named.body.sessionId })).status).toBe(200);
+      const snapshot = await until(async () => {
+        const response = await call('GET', '/accounts/REM2747/positions');
+        return response.status === 200 ? response.body : null;
+      });
+      expect((snapshot.positions as { symbol: string }[]).map((p) => p.symbol)).toEqual(FAKE_POSITIONS.REM2747!.map((p) => p.symbol));
+    } finally {
+      exchange.offersAccounts = true;
+    }
+    // Where the broker lists accounts, the list stands; a named account it does not know is left out.
+    const listed = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials, account: 'REM0000' });
+    expect(listed.body).toMatchObject({ status: 'success', accounts: ['REM2747'] });
+  });
+
   it('keeps a broker session to the user who connected it', async () => {
     const { body } = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials });
     const admin = await signIn(server.baseUrl, { username: 'admin', password: 'admin1234' });
