@@ -461,6 +461,31 @@ describe('market data stream', () => {
     expect(client.marketData.state().state).toBe('open');
   });
 
+  it('takes any inbound frame as liveness: pings without pongs do not drop a connection that receives messages', async () => {
+    fake.answerPings = false;
+    const { client, updatesFor } = makeClient({ pingIntervalMs: 100 });
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    // Messages for several intervals (one every 30 ms or so), none answering a ping.
+    for (let index = 0; index < 12; index++) {
+      fake.push(DLR, { HI: 1700 + index });
+      await waitUntil(() => updatesFor(DLR).at(-1)?.marketData.HI === 1700 + index, `update ${index}`);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(fake.stats.pings).toBeGreaterThanOrEqual(3);
+    expect(fake.stats.upgrades).toBe(1);
+    expect(client.marketData.state().state).toBe('open');
+  });
+
+  it('drops a connection after two ping intervals without any inbound frame, and reconnects', async () => {
+    fake.answerPings = false;
+    const { client, updatesFor } = makeClient({ pingIntervalMs: 40 });
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    await waitUntil(() => fake.stats.upgrades === 2 && updatesFor(DLR).length === 2, 'a new connection and snapshot');
+    expect(client.marketData.state().lastError).toBe('nothing received for two ping intervals (80 ms); connection dropped');
+  });
+
   it('keeps delivering to other listeners when one throws', async () => {
     const { client, updatesFor, logs } = makeClient();
     client.marketData.onUpdate(() => {

@@ -37,7 +37,7 @@ export interface PrimaryClientOptions {
   now?: () => number;
   /** Reconnect delays; default 500 ms doubling up to 30 s. */
   backoff?: BackoffOptions;
-  /** Websocket ping period; default 30 s. A ping without a pong by the next one drops the socket. */
+  /** Websocket ping period; default 30 s. Two whole periods with no inbound frame at all (message, pong or ping) drop the socket. */
   pingIntervalMs?: number;
   /** Subscription changes within this window are applied together; default 100 ms. */
   debounceMs?: number;
