@@ -6,6 +6,9 @@ import { FAKE_INSTRUMENTS, startFakePrimary, type FakePrimaryServer } from '../f
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { authenticate, openSocket, signIn } from './helpers.js';
 
+/** A BYMA line the exchange lists and the built-in catalogue does not. */
+const BYMA_LINE = 'MERV - XMEV - ZZBY - 24hs';
+
 // Market data does not touch the database beyond sign-in: SQLite only.
 const [sqlite] = databaseTargets();
 
@@ -24,9 +27,13 @@ describe('the rofex feed on the Primary API', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    // DLR/MAR27: one more listed future, for a test of its own.
+    // DLR/MAR27 and a BYMA line only the exchange lists, each for a test of its own.
     exchange = await startFakePrimary({
-      instruments: [...FAKE_INSTRUMENTS, { ...FAKE_INSTRUMENTS[1]!, instrumentId: { marketId: 'ROFX', symbol: 'DLR/MAR27' } }],
+      instruments: [
+        ...FAKE_INSTRUMENTS,
+        { ...FAKE_INSTRUMENTS[1]!, instrumentId: { marketId: 'ROFX', symbol: 'DLR/MAR27' } },
+        { ...FAKE_INSTRUMENTS[2]!, instrumentId: { marketId: 'ROFX', symbol: BYMA_LINE } },
+      ],
     });
     server = await startServer(sqlite!, { primary: { url: exchange.baseUrl, ...exchange.credentials } });
   });
@@ -110,6 +117,26 @@ describe('the rofex feed on the Primary API', () => {
 
     exchange.push(known, { LA: { price: 1599.5, size: 9, date: Date.now() } });
     await until(() => received.find((message) => (message[known] as { md?: { LA?: { price: number } } } | undefined)?.md?.LA?.price === 1599.5));
+    socket.close();
+  });
+
+  it('shows the volume of a BYMA line, which the exchange reports in NV/EV only', async () => {
+    const { token } = await signIn(server.baseUrl);
+    const socket = await openSocket(server.wsUrl('/ws/market'));
+    await authenticate(socket, token);
+    const received: Record<string, unknown>[] = [];
+    socket.on('message', (raw) => received.push(JSON.parse(String(raw)) as Record<string, unknown>));
+    await until(() => server.app.ctx.market.catalogue.resolve(BYMA_LINE));
+    expect(server.app.ctx.market.catalogue.resolve(BYMA_LINE)?.feed).toBe('rofex');
+    const exchangeState = exchange.marketData(BYMA_LINE)!;
+    expect(exchangeState.TV).toBeUndefined();
+
+    socket.send(JSON.stringify({ action: 'subscribe', symbol: BYMA_LINE, requestId: 'byma' }));
+    const answer = await until(() => received.find((message) => message.requestId === 'byma'));
+    expect((answer[BYMA_LINE] as { md: Record<string, unknown> }).md).toMatchObject({ TV: exchangeState.NV, NV: exchangeState.NV, EV: exchangeState.EV });
+    exchange.push(BYMA_LINE, { NV: 1300, EV: 1300 * 6450 });
+    const update = await until(() => received.find((message) => (message[BYMA_LINE] as { md?: { NV?: number } } | undefined)?.md?.NV === 1300));
+    expect((update[BYMA_LINE] as { md: { TV?: number } }).md.TV).toBe(1300);
     socket.close();
   });
 });

@@ -201,7 +201,8 @@ export const FAKE_POSITIONS: Record<string, PrimaryPosition[]> = {
   ],
 };
 
-function generatedMarketData(price: number, step: number, now: number): FakeMarketData {
+/** A book around `price`; BYMA lines report volume in EV/NV (amount/quantity), futures in TV. */
+function generatedMarketData(price: number, step: number, now: number, byma: boolean): FakeMarketData {
   const levels = (sign: 1 | -1) => Array.from({ length: 5 }, (_, index) => ({ price: price + sign * step * (index + 1), size: 10 * (index + 1) }));
   return {
     BI: levels(-1),
@@ -212,7 +213,8 @@ function generatedMarketData(price: number, step: number, now: number): FakeMark
     LO: price - step * 8,
     CL: { price: price - step * 2, size: 0, date: now - DAY },
     SE: { price: price - step * 2, size: 0, date: now - DAY },
-    TV: 1234,
+    ...(byma ? { NV: 1234, EV: 1234 * price, ACP: { price: price - step, size: 0, date: now - DAY } } : { TV: 1234 }),
+    TC: 17,
     OI: { price: 0, size: 56_789, date: now - DAY },
   };
 }
@@ -263,7 +265,8 @@ export async function startFakePrimary(options: FakePrimaryOptions = {}): Promis
   for (const detail of instruments) {
     const symbol = detail.instrumentId.symbol;
     const price = FAKE_PRICES[symbol] ?? 100;
-    market.set(symbol, options.marketData?.[symbol] ?? generatedMarketData(price, detail.minPriceIncrement ?? 1, Date.now()));
+    const byma = detail.segment?.marketSegmentId === 'MERV';
+    market.set(symbol, options.marketData?.[symbol] ?? generatedMarketData(price, detail.minPriceIncrement ?? 1, Date.now(), byma));
   }
 
   const validTokens = new Set<string>();

@@ -199,7 +199,15 @@ describe('market data normalization', () => {
       TV: '123',
       EV: 99,
     });
-    expect(data).toEqual({ BI: [], OF: [{ price: 10.5, size: 3 }], LA: null, CL: { price: 1500 }, OI: { size: 12, date: 5 }, TV: 123 });
+    expect(data).toEqual({ BI: [], OF: [{ price: 10.5, size: 3 }], LA: null, CL: { price: 1500 }, OI: { size: 12, date: 5 }, TV: 123, EV: 99 });
+  });
+
+  it('keeps EV, NV, ACP and TC, and takes the volume of a line without TV (BYMA) from NV, else EV', () => {
+    const byma = normalizeMarketData({ NV: 500, EV: '3225000', ACP: { price: 6440, size: 0, date: 7 }, TC: 12, XX: 1 });
+    expect(byma).toEqual({ NV: 500, EV: 3_225_000, ACP: { price: 6440, size: 0, date: 7 }, TC: 12, TV: 500 });
+    expect(normalizeMarketData({ EV: 900, TV: null }).TV).toBe(900);
+    expect(normalizeMarketData({ TV: 40, NV: 500 }).TV).toBe(40);
+    expect(normalizeMarketData({ HI: 1 })).toEqual({ HI: 1 });
   });
 
   it('needs a symbol, and takes the clock when the message has no timestamp', () => {

@@ -48,7 +48,10 @@ function priced(value: unknown): { price: number; size?: number; date?: number }
   return result;
 }
 
-/** Keeps the entries of MARKET_DATA_ENTRIES that are present (each message is a full refresh of those). */
+/**
+ * Keeps the entries of MARKET_DATA_ENTRIES that are present (each message is a full refresh of
+ * those); TV, when missing or null, is NV (else EV), as BYMA lines report their volume there.
+ */
 export function normalizeMarketData(raw: unknown): MarketData {
   const data: MarketData = {};
   if (!isRecord(raw)) return data;
@@ -67,6 +70,7 @@ export function normalizeMarketData(raw: unknown): MarketData {
       }
       case 'CL':
       case 'SE':
+      case 'ACP':
         data[entry] = priced(value);
         break;
       case 'OI': {
@@ -80,9 +84,18 @@ export function normalizeMarketData(raw: unknown): MarketData {
       case 'LO':
       case 'TV':
       case 'IV':
+      case 'EV':
+      case 'NV':
+      case 'TC':
         data[entry] = scalar(value);
         break;
     }
+  }
+  // BYMA lines (MERV - XMEV - …) report volume only in NV (quantity) and EV (amount): the
+  // volume shown (TV) comes from them when the exchange sent no TV.
+  if (data.TV == null) {
+    const volume = data.NV ?? data.EV;
+    if (volume != null) data.TV = volume;
   }
   return data;
 }
