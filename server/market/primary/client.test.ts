@@ -168,10 +168,19 @@ describe('REST', () => {
     expect(statuses).toEqual([200, 401, 200]);
   });
 
+  it("keeps the exchange's description of a non-2xx answer", async () => {
+    fake.offersAccounts = false;
+    const { client } = makeClient();
+    const error = await client.accounts().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PrimaryError);
+    expect(error).toMatchObject({ code: 'http', status: 404, description: 'Not found: /rest/accounts' });
+    expect((error as Error).message).toBe('Primary API rest/accounts answered HTTP 404: Not found: /rest/accounts');
+  });
+
   it('gives up with "unauthorized" when the fresh token is refused too', async () => {
     const { client } = makeClient();
     fake.rejectAllTokens = true;
-    await expect(client.accounts()).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
+    await expect(client.accounts()).rejects.toMatchObject({ code: 'unauthorized', status: 401, description: 'Invalid or expired token' });
     expect(fake.requests.filter((r) => r.path === '/rest/accounts')).toHaveLength(2);
   });
 
@@ -285,9 +294,15 @@ describe('market data stream', () => {
     expect(fake.stats.upgrades).toBe(1);
   });
 
-  describe.each(['product', 'message'] as const)('an smd the exchange refuses by %s', (smdRefusal) => {
+  describe.each([
+    { smdRefusal: 'product', socketErrorForm: 'untyped' },
+    { smdRefusal: 'message', socketErrorForm: 'untyped' },
+    { smdRefusal: 'product', socketErrorForm: 'typed' },
+    { smdRefusal: 'message', socketErrorForm: 'typed' },
+  ] as const)('an smd the exchange refuses by $smdRefusal, its error $socketErrorForm', ({ smdRefusal, socketErrorForm }) => {
     it('drops the refused symbol, reports it, and keeps the others of its batch streaming, after a reconnect too', async () => {
       fake.smdRefusal = smdRefusal;
+      fake.socketErrorForm = socketErrorForm;
       const { client, updatesFor, logs } = makeClient();
       const refusals: string[] = [];
       client.marketData.onRefused((symbol, description) => refusals.push(`${symbol}: ${description}`));
@@ -566,5 +581,14 @@ describe('order reports', () => {
       { type: 'os', account: { id: 'REM2747' }, snapshotOnlyActive: true },
       { type: 'os', account: { id: 'REM9999' }, snapshotOnlyActive: true },
     ]);
+  });
+
+  it.each(['untyped', 'typed'] as const)('reports an exchange error on the order-report socket (%s)', async (form) => {
+    const { client } = makeClient();
+    client.orderReports.subscribe(['REM2747'], () => {});
+    await waitUntil(() => fake.received.some(({ message }) => JSON.stringify(message).startsWith('{"type":"os"')), 'the os message');
+    const error = { ...(form === 'typed' ? { type: 'os' } : {}), status: 'ERROR', message: '{"type":"os"}', description: 'Account REM2747 not allowed' };
+    expect(fake.sendRaw(JSON.stringify(error))).toBe(1);
+    await waitUntil(() => client.orderReports.state().lastError === 'Account REM2747 not allowed', 'the error in the state');
   });
 });

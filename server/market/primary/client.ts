@@ -70,6 +70,17 @@ function listField<T>(body: unknown, field: string, path: string): T[] {
   return list as T[];
 }
 
+/** The description of an error body ({status:'ERROR', description}), or null when the text is not one. */
+function errorBodyDescription(text: string): string | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return isRecord(body) && (typeof body.description === 'string' || typeof body.message === 'string') ? errorDescription(body) : null;
+}
+
 export function createPrimaryClient(options: PrimaryClientOptions): PrimaryClient {
   const baseUrl = withTrailingSlash(options.baseUrl);
   const wsUrl = options.wsUrl ?? baseUrl.replace(/^http/i, 'ws');
@@ -148,12 +159,23 @@ export function createPrimaryClient(options: PrimaryClientOptions): PrimaryClien
       used = await tokens.get();
       response = await get(used);
       if (response.status === 401) {
-        throw new PrimaryError('unauthorized', `Primary API refused a fresh token on ${relative} (HTTP 401)`, { status: 401 });
+        const description = errorBodyDescription(await response.text().catch(() => ''));
+        const said = description == null ? '' : `: ${description}`;
+        throw new PrimaryError('unauthorized', `Primary API refused a fresh token on ${relative} (HTTP 401)${said}`, {
+          status: 401,
+          ...(description == null ? {} : { description }),
+        });
       }
     }
     const text = await response.text();
     if (!response.ok) {
-      throw new PrimaryError('http', `Primary API ${relative} answered HTTP ${response.status}`, { status: response.status });
+      // The exchange's own words, when the body is its {status:'ERROR', description}.
+      const description = errorBodyDescription(text);
+      const said = description == null ? '' : `: ${description}`;
+      throw new PrimaryError('http', `Primary API ${relative} answered HTTP ${response.status}${said}`, {
+        status: response.status,
+        ...(description == null ? {} : { description }),
+      });
     }
     let body: unknown;
     try {

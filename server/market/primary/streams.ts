@@ -232,6 +232,22 @@ export function createMarketDataStream(options: MarketDataStreamOptions): Market
       logger.warn('Primary market data: skipped a message that is not an object');
       return;
     }
+    // Errors come as {status:'ERROR', description}, with or without a `type`.
+    if (message.status === 'ERROR') {
+      const description = errorDescription(message);
+      logger.warn(`Primary market data: the exchange answered ERROR: ${description}`);
+      status.setError(description);
+      const symbol = refusedProduct(description);
+      if (symbol != null) {
+        // The other products of the refused message may not be subscribed: checked at the next apply.
+        const others = echoedProducts(message) ?? [...wanted];
+        for (const other of others) if (other !== symbol) suspect.add(other);
+        refuse(symbol, description);
+        scheduleApply();
+      }
+      announce();
+      return;
+    }
     if (isMessageType(message, 'md')) {
       const update = toMarketUpdate(message, now);
       if (!update) {
@@ -245,20 +261,6 @@ export function createMarketDataStream(options: MarketDataStreamOptions): Market
       lastUpdateAt = now();
       notifyAll(updateListeners, update, logger, 'market data');
       return;
-    }
-    if (message.type == null && message.status === 'ERROR') {
-      const description = errorDescription(message);
-      logger.warn(`Primary market data: the exchange answered ERROR: ${description}`);
-      status.setError(description);
-      const symbol = refusedProduct(description);
-      if (symbol != null) {
-        // The other products of the refused message may not be subscribed: checked at the next apply.
-        const others = echoedProducts(message) ?? [...wanted];
-        for (const other of others) if (other !== symbol) suspect.add(other);
-        refuse(symbol, description);
-        scheduleApply();
-      }
-      announce();
     }
     // Other types (e.g. `or` on this socket) are not this stream's business.
   };
@@ -386,6 +388,13 @@ export function createOrderReportStream(options: StreamDeps): OrderReportStream 
 
   const handleMessage = (message: unknown) => {
     if (!isRecord(message)) return;
+    // Errors come as {status:'ERROR', description}, with or without a `type`.
+    if (message.status === 'ERROR') {
+      const description = errorDescription(message);
+      logger.warn(`Primary order reports: the exchange answered ERROR: ${description}`);
+      status.setError(description);
+      return;
+    }
     if (isMessageType(message, 'or')) {
       const report = toOrderReportMessage(message, now);
       if (!report) {
@@ -398,12 +407,6 @@ export function createOrderReportStream(options: StreamDeps): OrderReportStream 
         if (!subscription.accounts.has(report.orderReport.accountId.id)) continue;
         notifyAll([subscription.listener], report, logger, 'order report');
       }
-      return;
-    }
-    if (message.type == null && message.status === 'ERROR') {
-      const description = errorDescription(message);
-      logger.warn(`Primary order reports: the exchange answered ERROR: ${description}`);
-      status.setError(description);
     }
   };
 

@@ -56,7 +56,7 @@ export type PrimaryErrorCode =
   | 'auth_failed'
   /** A REST call was refused with 401 even after a fresh token. */
   | 'unauthorized'
-  /** Non-2xx other than 401. */
+  /** Non-2xx other than 401 (with the exchange's description when its body has one). */
   | 'http'
   /** HTTP 200 with {status:'ERROR', description}. */
   | 'api_error'
@@ -70,7 +70,7 @@ export class PrimaryError extends Error {
   readonly code: PrimaryErrorCode;
   /** HTTP status, when there was a response. */
   readonly status: number | null;
-  /** The exchange's own `description`, for api_error. */
+  /** The exchange's own `description`, for api_error (and http / unauthorized when the body carried one). */
   readonly description: string | null;
 
   constructor(code: PrimaryErrorCode, message: string, details: { status?: number; description?: string } = {}) {
