@@ -112,6 +112,12 @@ describe('REST', () => {
     expect(await ok('rest/instruments/all', 'instruments')).toHaveLength(4);
     expect(await ok('rest/instruments/details', 'instruments')).toHaveLength(4);
     expect(await ok(`rest/instruments/detail?symbol=${encodeURIComponent(DLR)}&marketId=ROFX`, 'instrument')).toMatchObject({ instrumentId: { symbol: DLR } });
+    const share = (await ok(`rest/instruments/detail?symbol=${encodeURIComponent(GGAL)}&marketId=ROFX`, 'instrument')) as { tickPriceRanges: unknown };
+    // {"0":{lowerLimit, upperLimit, tick}, …}
+    for (const [key, range] of Object.entries(share.tickPriceRanges as object)) {
+      expect(key).toMatch(/^\d+$/);
+      expect(range).toEqual({ lowerLimit: expect.any(Number), upperLimit: expect.toBeOneOf([expect.any(Number), null]), tick: expect.any(Number) });
+    }
     expect(await ok('rest/instruments/byCFICode?CFICode=ESXXXX', 'instruments')).toEqual([
       { instrumentId: { marketId: 'ROFX', symbol: GGAL }, cficode: 'ESXXXX' },
     ]);

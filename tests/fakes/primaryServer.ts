@@ -166,7 +166,15 @@ function byma(ticker: string, cficode: string, price: number): PrimaryInstrument
 export const FAKE_INSTRUMENTS: PrimaryInstrumentDetail[] = [
   future('DLR/DIC26', '20261231', 1520),
   future('DLR/ENE27', '20270129', 1565),
-  byma('GGAL', 'ESXXXX', 6450),
+  {
+    ...byma('GGAL', 'ESXXXX', 6450),
+    // A share's tick grows with its price, in the documented shape.
+    tickPriceRanges: {
+      '0': { lowerLimit: 0, upperLimit: 99.99, tick: 0.01 },
+      '1': { lowerLimit: 100, upperLimit: 999.95, tick: 0.05 },
+      '2': { lowerLimit: 1000, upperLimit: null, tick: 0.5 },
+    },
+  },
   byma('AL30', 'DBXXXX', 86_500),
 ];
 

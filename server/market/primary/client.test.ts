@@ -3,9 +3,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketUpdate } from '../../../src/protocol/market.js';
 import { MARKET_DATA_ENTRIES } from '../../../src/protocol/market.js';
-import { startFakePrimary, type FakePrimaryServer } from '../../../tests/fakes/primaryServer.js';
+import { FAKE_INSTRUMENTS, startFakePrimary, type FakePrimaryServer } from '../../../tests/fakes/primaryServer.js';
 import { createPrimaryClient, PrimaryError, type PrimaryClient, type PrimaryClientOptions } from './client.js';
-import { normalizeMarketData, toMarketUpdate } from './normalize.js';
+import { Catalogue } from '../catalogue.js';
+import { normalizeMarketData, priceDecimals, stepDecimals, toMarketUpdate } from './normalize.js';
 import type { PrimaryOrderReport, PrimaryOrderReportMessage, StreamStatus } from './types.js';
 
 const DLR = 'DLR/DIC26';
@@ -140,6 +141,14 @@ describe('REST', () => {
     expect(fake.requests.at(-1)?.query.get('date')).toBe('2026-03-02');
     await expect(client.trades(DLR, '02/03/2026')).rejects.toThrow(/YYYY-MM-DD/);
 
+    const span = await client.trades(DLR, { dateFrom: '2026-03-02', dateTo: '2026-03-03' });
+    expect(fake.requests.at(-1)?.query.get('dateFrom')).toBe('2026-03-02');
+    expect(fake.requests.at(-1)?.query.get('dateTo')).toBe('2026-03-03');
+    expect(fake.requests.at(-1)?.query.has('date')).toBe(false);
+    expect(new Set(span.map((trade) => new Date(trade.servertime).toISOString().slice(0, 10)))).toEqual(new Set(['2026-03-02', '2026-03-03']));
+    await expect(client.trades(DLR, { dateFrom: '2026-03-04', dateTo: '2026-03-03' })).rejects.toThrow(/after dateTo/);
+    await expect(client.trades(DLR, { dateFrom: '2026-02-30', dateTo: '2026-03-03' })).rejects.toThrow(/dateFrom must be YYYY-MM-DD/);
+
     const snapshot = await client.marketDataSnapshot(DLR, ['BI', 'OF', 'LA'], 2);
     const request = fake.requests.at(-1);
     expect(request?.query.get('entries')).toBe('BI,OF,LA');
@@ -148,6 +157,10 @@ describe('REST', () => {
     expect(Object.keys(snapshot.marketData).sort()).toEqual(['BI', 'LA', 'OF']);
     expect(snapshot.marketData.BI).toEqual((fake.marketData(DLR)?.BI as unknown[]).slice(0, 2));
     expect(snapshot.depth).toBe(2);
+    expect(snapshot.aggregated).toBe(true);
+
+    const share = instruments.find((detail) => detail.instrumentId.symbol === GGAL);
+    expect(share?.tickPriceRanges?.['1']).toEqual({ lowerLimit: 100, upperLimit: 999.95, tick: 0.05 });
   });
 
   it('works with a base URL without the trailing slash and paths with a leading one', async () => {
@@ -191,6 +204,28 @@ describe('REST', () => {
     expect(error).toMatchObject({ code: 'api_error', description: "Product NOPE/XX:ROFX don't exist" });
     expect((error as Error).message).toContain("Product NOPE/XX:ROFX don't exist");
     await expect(client.positions('REM0000')).rejects.toMatchObject({ description: 'Account REM0000 not found' });
+  });
+});
+
+describe('price decimals', () => {
+  it('are enough for the precision, the increment and the tick of every documented price range', () => {
+    const ranges = { '0': { lowerLimit: 0, upperLimit: 999.95, tick: 0.05 }, '1': { lowerLimit: 1000, upperLimit: null, tick: 0.5 } };
+    expect(priceDecimals({ instrumentPricePrecision: 1, minPriceIncrement: 0.5, tickPriceRanges: ranges })).toBe(2);
+    expect(priceDecimals({ instrumentPricePrecision: 1, minPriceIncrement: 0.5, tickPriceRanges: null })).toBe(1);
+    expect(priceDecimals({ minPriceIncrement: 0.001 })).toBe(3);
+    expect(priceDecimals({ instrumentPricePrecision: 3, minPriceIncrement: 1 })).toBe(3);
+    // A malformed range is skipped.
+    expect(priceDecimals({ minPriceIncrement: 1, tickPriceRanges: { '0': { tick: 'x' } } as never })).toBe(0);
+    // Floating-point noise is not a decimal.
+    expect(stepDecimals(0.1 + 0.2)).toBe(1);
+    expect(stepDecimals(0.25)).toBe(2);
+  });
+
+  it('of an exchange instrument in the catalogue come from its price ranges', () => {
+    const catalogue = new Catalogue();
+    const share = FAKE_INSTRUMENTS.find((detail) => detail.instrumentId.symbol === GGAL)!;
+    catalogue.addExchangeInstrument({ ...share, instrumentPricePrecision: 1 });
+    expect(catalogue.resolve(GGAL)?.instrumentPricePrecision).toBe(2);
   });
 });
 

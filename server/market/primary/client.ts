@@ -60,6 +60,12 @@ function queryString(query: RestQuery | undefined): string {
   return pairs.length > 0 ? `?${pairs.join('&')}` : '';
 }
 
+/** Refuses a day that is not YYYY-MM-DD (a real calendar day). */
+function checkDay(name: string, day: string): void {
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+  if (!valid) throw new RangeError(`trades: ${name} must be YYYY-MM-DD, got "${day}"`);
+}
+
 /** The array in `field` of a REST body; anything else is a bad response. */
 function listField<T>(body: unknown, field: string, path: string): T[] {
   const list = isRecord(body) ? body[field] : undefined;
@@ -233,18 +239,29 @@ export function createPrimaryClient(options: PrimaryClientOptions): PrimaryClien
       if (!isRecord(body) || !isRecord(body.marketData)) {
         throw new PrimaryError('bad_response', `Primary API ${path} answered without marketData for ${symbol}`);
       }
+      // depth and aggregated sit beside marketData (the documentation); some answers put them inside it.
+      const { marketData } = body;
+      const depthOf = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+      const aggregatedOf = (value: unknown) => (typeof value === 'boolean' ? value : null);
       return {
         instrumentId: { marketId: PRIMARY_MARKET_ID, symbol },
-        marketData: normalizeMarketData(body.marketData),
+        marketData: normalizeMarketData(marketData),
         timestamp: now(),
-        depth: typeof body.depth === 'number' ? body.depth : null,
-        aggregated: typeof body.aggregated === 'boolean' ? body.aggregated : null,
+        depth: depthOf(body.depth) ?? depthOf(marketData.depth),
+        aggregated: aggregatedOf(body.aggregated) ?? aggregatedOf(marketData.aggregated),
       };
     },
     async trades(symbol, date) {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`trades: date must be YYYY-MM-DD, got "${date}"`);
       const path = 'rest/data/getTrades';
-      return listField<PrimaryTrade>(await rest(path, { marketId: PRIMARY_MARKET_ID, symbol, date }), 'trades', path);
+      if (typeof date === 'string') {
+        checkDay('date', date);
+        return listField<PrimaryTrade>(await rest(path, { marketId: PRIMARY_MARKET_ID, symbol, date }), 'trades', path);
+      }
+      checkDay('dateFrom', date.dateFrom);
+      checkDay('dateTo', date.dateTo);
+      if (date.dateFrom > date.dateTo) throw new RangeError(`trades: dateFrom ${date.dateFrom} is after dateTo ${date.dateTo}`);
+      const query = { marketId: PRIMARY_MARKET_ID, symbol, dateFrom: date.dateFrom, dateTo: date.dateTo };
+      return listField<PrimaryTrade>(await rest(path, query), 'trades', path);
     },
     marketData,
     orderReports,

@@ -3,7 +3,7 @@
 // messages to order reports. Pure functions.
 import { isRecord } from '../../../src/lib/isRecord.js';
 import { MARKET_DATA_ENTRIES, type MarketData, type MarketUpdate, type PriceSize } from '../../../src/protocol/market.js';
-import { PRIMARY_MARKET_ID, type PrimaryOrderReport, type PrimaryOrderReportMessage } from './types.js';
+import { PRIMARY_MARKET_ID, type PrimaryInstrumentDetail, type PrimaryOrderReport, type PrimaryOrderReportMessage } from './types.js';
 
 function num(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
@@ -144,4 +144,34 @@ export function errorDescription(message: Record<string, unknown>): string {
   if (typeof message.description === 'string' && message.description !== '') return message.description;
   if (typeof message.message === 'string' && message.message !== '') return message.message;
   return 'the exchange answered ERROR without a description';
+}
+
+/** Decimals a step needs (0.5 → 1, 0.05 → 2, 1 → 0); at most 10. */
+export function stepDecimals(step: number): number {
+  if (!Number.isFinite(step) || step <= 0) return 0;
+  for (let decimals = 0; decimals < 10; decimals++) {
+    const scaled = step * 10 ** decimals;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-9 * Math.max(1, scaled)) return decimals;
+  }
+  return 10;
+}
+
+/**
+ * The decimals prices of an instrument need: enough for its instrumentPricePrecision, its
+ * minPriceIncrement and the tick of every range of tickPriceRanges (documented as
+ * {"0":{lowerLimit, upperLimit, tick}, …}; a malformed range is skipped).
+ */
+export function priceDecimals(detail: Pick<PrimaryInstrumentDetail, 'instrumentPricePrecision' | 'minPriceIncrement' | 'tickPriceRanges'>): number {
+  const precision = num(detail.instrumentPricePrecision);
+  let decimals = precision != null && precision >= 0 ? Math.floor(precision) : 0;
+  const increment = num(detail.minPriceIncrement);
+  if (increment != null) decimals = Math.max(decimals, stepDecimals(increment));
+  const ranges: unknown = detail.tickPriceRanges;
+  if (isRecord(ranges)) {
+    for (const range of Object.values(ranges)) {
+      const tick = isRecord(range) ? num(range.tick) : null;
+      if (tick != null && tick > 0) decimals = Math.max(decimals, stepDecimals(tick));
+    }
+  }
+  return decimals;
 }

@@ -107,8 +107,24 @@ export interface PrimaryInstrumentDetail {
   timesInForce?: string[] | null;
   instrumentPricePrecision?: number;
   instrumentSizePrecision?: number;
-  /** Shape not documented in the reference; passed through untouched. */
-  tickPriceRanges?: unknown;
+  /** Price ranges with their tick, keyed "0", "1", …; null on some instruments. */
+  tickPriceRanges?: PrimaryTickPriceRanges | null;
+}
+
+/** One price range of `tickPriceRanges`: prices from lowerLimit to upperLimit (null: no bound) move by `tick`. */
+export interface PrimaryTickPriceRange {
+  lowerLimit?: number | null;
+  upperLimit?: number | null;
+  tick: number;
+}
+
+/** `tickPriceRanges` as documented: {"0":{lowerLimit, upperLimit, tick}, …}. */
+export type PrimaryTickPriceRanges = Record<string, PrimaryTickPriceRange>;
+
+/** Trades of a span of days, both YYYY-MM-DD (the official client's dateFrom/dateTo). */
+export interface TradesRange {
+  dateFrom: string;
+  dateTo: string;
 }
 
 export interface PrimaryAccount {
@@ -235,8 +251,8 @@ export interface PrimaryClient {
   accounts(): Promise<PrimaryAccount[]>;
   positions(account: string): Promise<PrimaryPosition[]>;
   marketDataSnapshot(symbol: string, entries?: readonly MarketDataEntry[], depth?: number): Promise<PrimarySnapshot>;
-  /** date is YYYY-MM-DD. */
-  trades(symbol: string, date: string): Promise<PrimaryTrade[]>;
+  /** One day (YYYY-MM-DD) or a span of days ({dateFrom, dateTo}, YYYY-MM-DD). */
+  trades(symbol: string, date: string | TradesRange): Promise<PrimaryTrade[]>;
   marketData: MarketDataStream;
   orderReports: OrderReportStream;
   /** Closes both sockets. */
