@@ -163,6 +163,24 @@ describe('REST', () => {
     expect(share?.tickPriceRanges?.['1']).toEqual({ lowerLimit: 100, upperLimit: 999.95, tick: 0.05 });
   });
 
+  it("reads the snapshot's depth and aggregated beside marketData, where the documentation puts them, or inside it", async () => {
+    const bodies = [
+      { status: 'OK', marketData: { BI: [{ price: 1, size: 2 }] }, depth: 3, aggregated: false },
+      { status: 'OK', marketData: { BI: [], depth: 4, aggregated: true } },
+      { status: 'OK', marketData: { OF: [] } },
+    ];
+    const stub: typeof fetch = async (input) => {
+      if (String(input).endsWith('auth/getToken')) return new Response('', { headers: { 'X-Auth-Token': 'stub-token' } });
+      return new Response(JSON.stringify(bodies.shift()), { headers: { 'content-type': 'application/json' } });
+    };
+    const { client } = makeClient({ fetch: stub });
+    expect(await client.marketDataSnapshot(DLR, ['BI'], 3)).toMatchObject({ depth: 3, aggregated: false, marketData: { BI: [{ price: 1, size: 2 }] } });
+    const inside = await client.marketDataSnapshot(DLR, ['BI'], 4);
+    expect(inside).toMatchObject({ depth: 4, aggregated: true });
+    expect(inside.marketData).toEqual({ BI: [] });
+    expect(await client.marketDataSnapshot(DLR, ['OF'], 1)).toMatchObject({ depth: null, aggregated: null });
+  });
+
   it('works with a base URL without the trailing slash and paths with a leading one', async () => {
     const { client } = makeClient({ baseUrl: fake.baseUrl.replace(/\/$/, '') });
     const body = await client.rest<{ instruments: unknown[] }>('/rest/instruments/all');
