@@ -10,6 +10,9 @@ export const BROKER_MESSAGES = {
   // What the broker answered is not repeated (it could be any server's answer); the detail goes to the server log.
   brokerRefused: 'El broker no aceptó el usuario o la contraseña',
   brokerUnreachable: 'No se pudo conectar con el broker',
+  // A Primary API broker without rest/accounts (it is not in the exchange's documentation).
+  accountNeeded: 'El broker no informa las cuentas del usuario: indique la cuenta (por ejemplo REM2747) al conectar',
+  accountRefused: (account: string) => `El broker no reconoce la cuenta ${account}: revise el nombre de la cuenta e intente de nuevo`,
   ownerTimeout: 'El servidor que tiene la sesión de broker no respondió a tiempo; intente de nuevo',
   storeUnavailable: 'No se pudo consultar el estado de las sesiones de broker; intente de nuevo',
   sessionGone: (account: string) =>

@@ -2,7 +2,9 @@
 // broker, whose client (holding the user's credentials) never leaves this process. Their
 // records go to the BrokerStore, where any process can read them. A Primary API broker
 // must be one the BROKER_URLS setting allows, and is reached through a guarded fetch and
-// lookup (brokerUrl.ts, guardedFetch.ts).
+// lookup (brokerUrl.ts, guardedFetch.ts). Its accounts are those rest/accounts lists; a broker
+// without that call (it is not in the exchange's documentation) works with the account the
+// user names, checked with its positions call.
 import { randomBytes } from 'node:crypto';
 import type { UserRow } from '../db/schema.js';
 import { InvalidError, UnauthorizedError, UpstreamError } from '../errors.js';
@@ -24,6 +26,8 @@ export interface ConnectInput {
   url: string;
   username: string;
   password: string;
+  /** The account the user names (Primary API); checked with its positions. */
+  account?: string | undefined;
 }
 
 /**
@@ -40,6 +44,11 @@ export class BrokerConnectError extends Error {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The broker could not be reached (or did not answer in time). */
+function isUnreachable(error: unknown): boolean {
+  return !(error instanceof PrimaryError) || error.code === 'network';
 }
 
 /** The broker refused the credentials: getToken answered 401/403, or a fresh token was refused. */
@@ -73,7 +82,7 @@ export function createBrokerSessions(store: BrokerStore, now: () => number, onEr
   async function connectPrimary(
     user: UserRow,
     target: Extract<BrokerTarget, { kind: 'primary' }>,
-    { username, password }: ConnectInput,
+    { username, password, account }: ConnectInput,
   ): Promise<BrokerSession> {
     // Checked before any connection: a name of the setting that resolves to a private address is refused.
     if (!target.addressNamed) {
@@ -86,14 +95,46 @@ export function createBrokerSessions(store: BrokerStore, now: () => number, onEr
     }
     const url = target.url;
     const client = createPrimaryClient({ baseUrl: url.endsWith('/') ? url : `${url}/`, username, password, fetch: http.fetch, lookup });
-    try {
-      const accounts = (await client.accounts()).map((account) => account.name);
-      return { record: newRecord(user, url, accounts), client };
-    } catch (error) {
+    const failed = (error: unknown, told: Error): never => {
       client.close();
       if (isRefusal(error)) connectFailed(user, target, error, new UnauthorizedError(BROKER_MESSAGES.brokerRefused));
-      connectFailed(user, target, error, new UpstreamError(BROKER_MESSAGES.brokerUnreachable));
+      if (isUnreachable(error)) connectFailed(user, target, error, new UpstreamError(BROKER_MESSAGES.brokerUnreachable));
+      connectFailed(user, target, error, told);
+    };
+    const named = account?.trim() ?? '';
+    // rest/accounts is not in the documentation and a broker host may not offer it: when it is
+    // missing or refused, the account the user names is used.
+    let listed: string[] | null = null;
+    let unlisted: unknown = null;
+    try {
+      listed = (await client.accounts()).map((item) => item.name);
+    } catch (error) {
+      // Not reached, or getToken failed: nothing else can work. Any other failure is this call's.
+      if (isUnreachable(error) || (error instanceof PrimaryError && error.code === 'auth_failed')) {
+        failed(error, new UpstreamError(BROKER_MESSAGES.brokerUnreachable));
+      }
+      unlisted = error;
     }
+    if (listed) {
+      if (named === '' || listed.includes(named)) return { record: newRecord(user, url, listed), client };
+      // An account the list lacks joins it when its positions answer; otherwise the list stands.
+      try {
+        await client.positions(named);
+        return { record: newRecord(user, url, [...listed, named]), client };
+      } catch (error) {
+        if (isRefusal(error) || isUnreachable(error)) failed(error, new UpstreamError(BROKER_MESSAGES.brokerUnreachable));
+        onError(new BrokerConnectError(`broker of user "${user.username}" at ${target.origin} does not know account "${named}": ${errorText(error)}`));
+        return { record: newRecord(user, url, listed), client };
+      }
+    }
+    if (named === '') failed(unlisted, new InvalidError(BROKER_MESSAGES.accountNeeded));
+    // The named account is checked with the positions call: the broker knows it and lets the user see it.
+    try {
+      await client.positions(named);
+    } catch (error) {
+      failed(error, new InvalidError(BROKER_MESSAGES.accountRefused(named)));
+    }
+    return { record: newRecord(user, url, [named]), client };
   }
 
   return {

@@ -4,6 +4,7 @@
 import { addMonths, lastBusinessDay, monthCode, yyyymmdd, type YearMonth } from '../../src/lib/calendar.js';
 import type { FeedName, InstrumentKind } from '../../src/protocol/market.js';
 import { instrumentKindOfCfi } from './primary/cfi.js';
+import { priceDecimals } from './primary/normalize.js';
 import type { PrimaryInstrumentDetail } from './primary/types.js';
 
 /** 'other': listed by the exchange with a CFI code Visores does not classify (primary/cfi.ts). */
@@ -175,7 +176,8 @@ export class Catalogue {
         currency: detail.currency === 'USD' ? 'USD' : 'ARS',
         minPriceIncrement: tick,
         contractMultiplier: detail.contractMultiplier ?? 1,
-        instrumentPricePrecision: detail.instrumentPricePrecision ?? decimals(tick),
+        // Enough for the exchange's precision, its increment and the tick of each price range.
+        instrumentPricePrecision: priceDecimals(detail),
         ...(detail.maturityDate ? { maturityDate: detail.maturityDate } : {}),
         kind,
         feed: 'rofex',

@@ -1,12 +1,15 @@
 // The rofex feed on the real exchange (PRIMARY_URL, PRIMARY_USERNAME, PRIMARY_PASSWORD):
 // the exchange's instruments join the catalogue, and market data is subscribed for exactly
 // the symbols some client wants: of this process, or with Redis of any process (the feed
-// runs in one of them and publishes what the exchange sends to the others).
+// runs in one of them and publishes what the exchange sends to the others). A symbol the
+// exchange refuses (it does not list it) is published with every entry cleared, so its
+// subscribers get its state at once: nothing.
 import type { MarketUpdate } from '../../src/protocol/market.js';
 import type { Catalogue } from './catalogue.js';
 import type { Hub } from './hub.js';
 import { createPrimaryClient } from './primary/client.js';
-import type { PrimaryClient } from './primary/types.js';
+import { noMarketData } from './primary/normalize.js';
+import { PRIMARY_MARKET_ID, type PrimaryClient } from './primary/types.js';
 
 const DEMAND_EVERY_MS = 250;
 
@@ -40,6 +43,10 @@ export function createPrimaryFeed(options: {
   /** Why the last demand read failed, until one succeeds. */
   let demandError: string | null = null;
   client.marketData.onUpdate(options.onUpdate);
+  client.marketData.onRefused((symbol, description) => {
+    options.log.warn({ symbol, description }, `Primary refused ${symbol}; its subscribers get an empty state`);
+    options.onUpdate({ instrumentId: { marketId: PRIMARY_MARKET_ID, symbol }, marketData: noMarketData(), timestamp: Date.now() });
+  });
 
   /** Adds the exchange's instruments the catalogue lacks. */
   async function loadInstruments(): Promise<void> {
@@ -95,6 +102,9 @@ export function createPrimaryFeed(options: {
     /** A new day: the exchange's list is read again (now if the feed runs, else at its start). */
     refreshInstruments(): void {
       loaded = demandTimer ? loadInstruments() : null;
+      // The new list may have what was refused: asked for again when still wanted.
+      const again = client.marketData.forgetRefused().filter((symbol) => subscribed.has(symbol));
+      if (again.length > 0) client.marketData.subscribe(again);
     },
     stop(): void {
       if (demandTimer) clearInterval(demandTimer);

@@ -25,6 +25,8 @@ export interface BrokerLogin {
   username: string;
   /** Sent once, to connect; never stored. */
   password: string;
+  /** The account to use, for a Primary API broker that does not list the user's accounts. */
+  account?: string;
 }
 
 /** The server's answer when a session it does not keep (any more) is used: 404 'La sesión de broker no existe'. */
@@ -93,7 +95,12 @@ export function connectBroker(login: BrokerLogin): Promise<BrokerSession> {
   const pending = connecting.get(key);
   if (pending) return pending;
   const request = startDataWorker()
-    .api.connectBrokerSession({ url, username, password: isPaperBroker(url) ? '' : login.password })
+    .api.connectBrokerSession({
+      url,
+      username,
+      password: isPaperBroker(url) ? '' : login.password,
+      ...(!isPaperBroker(url) && login.account?.trim() ? { account: login.account.trim() } : {}),
+    })
     .then(({ sessionId, accounts }) => {
       const session: BrokerSession = { url, username, sessionId, accounts };
       writeStored([...readStored().filter((other) => brokerKey(other.url, other.username) !== key), session]);

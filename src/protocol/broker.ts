@@ -8,6 +8,11 @@ export const ConnectRequest = z.strictObject({
   url: trimmedText().min(1, 'Falta la dirección del broker').max(300, 'La dirección no puede superar 300 caracteres'),
   username: safeText().max(200, 'El usuario no puede superar 200 caracteres').default(''),
   password: z.string().max(1024, 'La contraseña no puede superar 1024 caracteres').default(''),
+  /**
+   * The account to use (e.g. REM2747), for a Primary API broker that does not list the user's
+   * accounts (rest/accounts): checked with its positions. Optional; ignored for sim://.
+   */
+  account: trimmedText().max(100, 'La cuenta no puede superar 100 caracteres').optional(),
 });
 
 export const WatchRequest = z.strictObject({

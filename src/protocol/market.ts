@@ -30,10 +30,19 @@ export const MarketData = z.strictObject({
   OI: z.strictObject({ size: z.number(), date: z.number().optional() }).nullable().optional(),
   /** Index value. */
   IV: z.number().nullable().optional(),
+  /** Effective volume (traded amount), BYMA lines. */
+  EV: z.number().nullable().optional(),
+  /** Nominal volume (traded quantity), BYMA lines: they report volume here, not in TV. */
+  NV: z.number().nullable().optional(),
+  /** Closing price (adjusted). */
+  ACP: PricedEntry.nullable().optional(),
+  /** Trade count. */
+  TC: z.number().nullable().optional(),
 });
 export type MarketData = z.infer<typeof MarketData>;
 
-export const MARKET_DATA_ENTRIES = ['BI', 'OF', 'LA', 'OP', 'HI', 'LO', 'CL', 'SE', 'TV', 'OI', 'IV'] as const;
+/** Every entry code the official client knows (reference/primary-api.md). */
+export const MARKET_DATA_ENTRIES = ['BI', 'OF', 'LA', 'OP', 'HI', 'LO', 'CL', 'SE', 'TV', 'OI', 'IV', 'EV', 'NV', 'ACP', 'TC'] as const;
 export type MarketDataEntry = (typeof MARKET_DATA_ENTRIES)[number];
 
 export interface InstrumentId {

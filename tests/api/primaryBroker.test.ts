@@ -140,6 +140,55 @@ describe('broker sessions on a Primary API', () => {
       expect.objectContaining({ execId: 'E2', status: 'PARTIALLY_FILLED', lastQty: 3, leavesQty: 2 }),
       expect.objectContaining({ execId: 'E4', status: 'FILLED', lastQty: 2, cumQty: 5 }),
     ]);
+
+    // After a reconnect the exchange is asked for the working orders only, and sends them
+    // again: each execution stays one fill.
+    const fillIds = async () => ((await call('GET', '/accounts/REM2747/fills')).body.fills as { execId: string }[]).map((fill) => fill.execId);
+    const working = { ...report, orderId: 'O5', clOrdId: 'C5', execId: 'E5', avgPx: 1560, lastPx: 1560, lastQty: 1, cumQty: 1, leavesQty: 4 };
+    exchange.pushOrderReport({ ...working, status: 'PARTIALLY_FILLED' });
+    await until(async () => ((await fillIds()).includes('E5') ? true : null));
+    const osBefore = exchange.received.length;
+    exchange.dropSockets();
+    await until(async () =>
+      exchange.received.slice(osBefore).some(({ message }) => JSON.stringify(message) === '{"type":"os","account":{"id":"REM2747"},"snapshotOnlyActive":true}')
+        ? true
+        : null,
+    );
+    exchange.pushOrderReport({ ...working, orderId: 'O6', clOrdId: 'C6', execId: 'E6', lastQty: 5, cumQty: 5, leavesQty: 0, status: 'FILLED' });
+    const after = await until(async () => {
+      const ids = await fillIds();
+      return ids.includes('E6') ? ids : null;
+    });
+    expect(after).toEqual(['E1', 'E2', 'E4', 'E5', 'E6']);
+  });
+
+  it('works on a broker without rest/accounts with the account the user names, checked with its positions', async () => {
+    exchange.offersAccounts = false;
+    try {
+      const unnamed = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials });
+      expect(unnamed.status).toBe(400);
+      expect(unnamed.body.message).toBe('El broker no informa las cuentas del usuario: indique la cuenta (por ejemplo REM2747) al conectar');
+
+      const unknown = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials, account: 'REM0000' });
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.message).toBe('El broker no reconoce la cuenta REM0000: revise el nombre de la cuenta e intente de nuevo');
+
+      const named = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials, account: ' REM2747 ' });
+      expect(named.status).toBe(200);
+      expect(named.body).toMatchObject({ status: 'success', accounts: ['REM2747'] });
+      expect(exchange.requests.filter((request) => request.path === '/rest/risk/position/getPositions/REM2747').length).toBeGreaterThan(0);
+      expect((await call('POST', '/accounts/REM2747/watch', { sessionId: named.body.sessionId })).status).toBe(200);
+      const snapshot = await until(async () => {
+        const response = await call('GET', '/accounts/REM2747/positions');
+        return response.status === 200 ? response.body : null;
+      });
+      expect((snapshot.positions as { symbol: string }[]).map((p) => p.symbol)).toEqual(FAKE_POSITIONS.REM2747!.map((p) => p.symbol));
+    } finally {
+      exchange.offersAccounts = true;
+    }
+    // Where the broker lists accounts, the list stands; a named account it does not know is left out.
+    const listed = await call('POST', '/primary/sessions/connect', { url: exchange.baseUrl, ...exchange.credentials, account: 'REM0000' });
+    expect(listed.body).toMatchObject({ status: 'success', accounts: ['REM2747'] });
   });
 
   it('keeps a broker session to the user who connected it', async () => {

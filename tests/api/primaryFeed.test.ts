@@ -1,9 +1,13 @@
 // The rofex feed on a real exchange (the local fake Primary API): a client's subscription
 // reaches the exchange as smd, and the exchange's Md messages reach the client.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakePrimary, type FakePrimaryServer } from '../fakes/primaryServer.js';
+import { noMarketData } from '../../server/market/primary/normalize.js';
+import { FAKE_INSTRUMENTS, startFakePrimary, type FakePrimaryServer } from '../fakes/primaryServer.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { authenticate, openSocket, signIn } from './helpers.js';
+
+/** A BYMA line the exchange lists and the built-in catalogue does not. */
+const BYMA_LINE = 'MERV - XMEV - ZZBY - 24hs';
 
 // Market data does not touch the database beyond sign-in: SQLite only.
 const [sqlite] = databaseTargets();
@@ -23,7 +27,14 @@ describe('the rofex feed on the Primary API', () => {
   let server: TestServer;
 
   beforeAll(async () => {
-    exchange = await startFakePrimary();
+    // DLR/MAR27 and a BYMA line only the exchange lists, each for a test of its own.
+    exchange = await startFakePrimary({
+      instruments: [
+        ...FAKE_INSTRUMENTS,
+        { ...FAKE_INSTRUMENTS[1]!, instrumentId: { marketId: 'ROFX', symbol: 'DLR/MAR27' } },
+        { ...FAKE_INSTRUMENTS[2]!, instrumentId: { marketId: 'ROFX', symbol: BYMA_LINE } },
+      ],
+    });
     server = await startServer(sqlite!, { primary: { url: exchange.baseUrl, ...exchange.credentials } });
   });
   afterAll(async () => {
@@ -72,14 +83,60 @@ describe('the rofex feed on the Primary API', () => {
     const exchangeState = exchange.marketData('DLR/ENE27')!;
     expect((answer['ROFEX:DLR/ENE27'] as { md: Record<string, unknown> }).md).toMatchObject({ BI: exchangeState.BI, OF: exchangeState.OF });
 
-    // A listed symbol the exchange never sends: the answer comes, empty, after the wait; a
-    // ping sent after the subscribe is answered first.
+    // A symbol of our list the exchange refuses: the answer comes once the exchange said so,
+    // with every entry cleared; a ping sent after the subscribe is answered first.
     socket.send(JSON.stringify({ action: 'subscribe', symbol: 'ROFEX:RFX20/DIC26', requestId: 'silent' }));
     socket.send(JSON.stringify({ action: 'ping', requestId: 'after' }));
     await until(() => received.find((message) => message.requestId === 'silent'));
     const order = received.map((message) => message.requestId).filter((id) => id === 'silent' || id === 'after');
     expect(order).toEqual(['after', 'silent']);
-    expect((received.find((message) => message.requestId === 'silent')!['ROFEX:RFX20/DIC26'] as { md: Record<string, unknown> }).md).toEqual({});
+    expect((received.find((message) => message.requestId === 'silent')!['ROFEX:RFX20/DIC26'] as { md: Record<string, unknown> }).md).toEqual(noMarketData());
+    socket.close();
+  });
+
+  it("keeps streaming a symbol whose smd the exchange refused for another, and tells the other's subscribers it has nothing", async () => {
+    exchange.smdRefusal = 'message';
+    const { token } = await signIn(server.baseUrl);
+    const socket = await openSocket(server.wsUrl('/ws/market'));
+    await authenticate(socket, token);
+    const received: Record<string, unknown>[] = [];
+    socket.on('message', (raw) => received.push(JSON.parse(String(raw)) as Record<string, unknown>));
+    const known = 'DLR/MAR27';
+    await until(() => server.app.ctx.market.catalogue.resolve(known));
+    // A future of our list the exchange does not list.
+    const unlisted = server.app.ctx.market.catalogue.instruments.find(
+      (instrument) => instrument.feed === 'rofex' && instrument.instrumentId.symbol.startsWith('WTI/') && !exchange.marketData(instrument.instrumentId.symbol),
+    )!.instrumentId.symbol;
+
+    socket.send(JSON.stringify({ action: 'subscribe', symbols: [unlisted, known], requestId: 'both' }));
+    const answer = await until(() => received.find((message) => message.requestId === 'both' && message.event === undefined));
+    // Both went in one smd, refused as a whole for the unlisted one.
+    expect(exchange.smdRequests().some((request) => request.symbols.includes(known) && request.symbols.includes(unlisted))).toBe(true);
+    expect((answer[unlisted] as { md: unknown }).md).toEqual(noMarketData());
+    expect((answer[known] as { md: { BI?: unknown } }).md.BI).toEqual(exchange.marketData(known)!.BI);
+
+    exchange.push(known, { LA: { price: 1599.5, size: 9, date: Date.now() } });
+    await until(() => received.find((message) => (message[known] as { md?: { LA?: { price: number } } } | undefined)?.md?.LA?.price === 1599.5));
+    socket.close();
+  });
+
+  it('shows the volume of a BYMA line, which the exchange reports in NV/EV only', async () => {
+    const { token } = await signIn(server.baseUrl);
+    const socket = await openSocket(server.wsUrl('/ws/market'));
+    await authenticate(socket, token);
+    const received: Record<string, unknown>[] = [];
+    socket.on('message', (raw) => received.push(JSON.parse(String(raw)) as Record<string, unknown>));
+    await until(() => server.app.ctx.market.catalogue.resolve(BYMA_LINE));
+    expect(server.app.ctx.market.catalogue.resolve(BYMA_LINE)?.feed).toBe('rofex');
+    const exchangeState = exchange.marketData(BYMA_LINE)!;
+    expect(exchangeState.TV).toBeUndefined();
+
+    socket.send(JSON.stringify({ action: 'subscribe', symbol: BYMA_LINE, requestId: 'byma' }));
+    const answer = await until(() => received.find((message) => message.requestId === 'byma'));
+    expect((answer[BYMA_LINE] as { md: Record<string, unknown> }).md).toMatchObject({ TV: exchangeState.NV, NV: exchangeState.NV, EV: exchangeState.EV });
+    exchange.push(BYMA_LINE, { NV: 1300, EV: 1300 * 6450 });
+    const update = await until(() => received.find((message) => (message[BYMA_LINE] as { md?: { NV?: number } } | undefined)?.md?.NV === 1300));
+    expect((update[BYMA_LINE] as { md: { TV?: number } }).md.TV).toBe(1300);
     socket.close();
   });
 });

@@ -259,7 +259,7 @@ test('a Primary API broker: the password is sent once and kept nowhere, a reload
   await settings.getByLabel('Contraseña').fill(password);
   await settings.getByRole('button', { name: 'Conectar' }).click();
   // Its one account is taken; the positions come from the broker.
-  await expect(settings.getByLabel('Cuenta')).toHaveValue('REM2747');
+  await expect(settings.getByLabel('Cuenta', { exact: true })).toHaveValue('REM2747');
   await settings.getByRole('button', { name: 'Cerrar' }).click();
   await expectSaved(page);
   const table = positionsTable(page, 'Real', 'REM2747');

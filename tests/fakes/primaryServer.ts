@@ -1,6 +1,11 @@
 // A local stand-in for the Primary API (reference/primary-api.md), for tests of the connector
-// and of the server parts built on it: getToken, the REST calls the connector makes, and the
-// websocket (`smd` → `Md` snapshot then pushed updates, `os` → `or` reports, ERROR messages).
+// and of the server parts built on it: getToken, every REST call the documentation lists that
+// the connector makes or may make, and the websocket (`smd` → `Md` snapshot then pushed
+// updates, `os` → a snapshot of the account's orders then `or` reports, ERROR messages).
+// Where the documentation allows two forms, a switch picks the one the fake speaks (mdType,
+// socketErrorForm, smdRefusal, offersAccounts, answerPings), so the connector's tests can run
+// against both. Errors take the documented shape {"status":"ERROR","description":…,"message":…}:
+// HTTP 200 for refused requests, 401 for a bad token or bad credentials, 404 for unknown paths.
 // Listens on 127.0.0.1 and an ephemeral port. The test drives it: push(), pushOrderReport(),
 // expireTokens(), dropSockets(); and reads what it saw: requests, received, stats.
 import { randomBytes } from 'node:crypto';
@@ -23,6 +28,8 @@ export interface FakePrimaryOptions {
   accounts?: PrimaryAccount[];
   /** Positions by account name. */
   positions?: Record<string, PrimaryPosition[]>;
+  /** Orders of the day, sent as the snapshot of `os` (and by rest/order/*). */
+  orders?: PrimaryOrderReport[];
 }
 
 export interface FakeRestRequest {
@@ -56,6 +63,20 @@ export interface FakePrimaryServer {
   readonly credentials: { username: string; password: string };
   /** The `type` of market-data messages: real traffic says 'Md', the document 'md'. */
   mdType: string;
+  /**
+   * Socket errors: 'untyped' as the reference shows them ({status, message, description},
+   * no `type`); 'typed' also carries the `type` of the request that failed.
+   */
+  socketErrorForm: 'untyped' | 'typed';
+  /**
+   * An `smd` naming a product the exchange does not list: 'product' refuses that product and
+   * subscribes the others; 'message' refuses the whole message (nothing of it is subscribed).
+   */
+  smdRefusal: 'product' | 'message';
+  /** False: `rest/accounts` is not offered (404), as on a broker host without it. */
+  offersAccounts: boolean;
+  /** False: websocket pings get no pong (nothing shows the exchange or its proxies answer them). */
+  answerPings: boolean;
   /** When true every token is refused (401), even fresh ones. */
   rejectAllTokens: boolean;
   readonly stats: {
@@ -77,8 +98,10 @@ export interface FakePrimaryServer {
   expireTokens(): void;
   /** Merges entries into a symbol's market data and sends Md to the sockets subscribed to it; returns how many. */
   push(symbol: string, marketData: FakeMarketData): number;
-  /** Sends an `or` to the sockets subscribed to the report's account; returns how many. */
+  /** Keeps the report as its order's latest state and sends an `or` to the sockets subscribed to its account; returns how many. */
   pushOrderReport(report: PrimaryOrderReport): number;
+  /** The orders of the day, each at its latest report, in the order they were first seen. */
+  orders(): PrimaryOrderReport[];
   /** Sends text as is to every open socket (to test unparseable messages). */
   sendRaw(text: string): number;
   /** Terminates every websocket (to test reconnects). */
@@ -143,7 +166,15 @@ function byma(ticker: string, cficode: string, price: number): PrimaryInstrument
 export const FAKE_INSTRUMENTS: PrimaryInstrumentDetail[] = [
   future('DLR/DIC26', '20261231', 1520),
   future('DLR/ENE27', '20270129', 1565),
-  byma('GGAL', 'ESXXXX', 6450),
+  {
+    ...byma('GGAL', 'ESXXXX', 6450),
+    // A share's tick grows with its price, in the documented shape.
+    tickPriceRanges: {
+      '0': { lowerLimit: 0, upperLimit: 99.99, tick: 0.01 },
+      '1': { lowerLimit: 100, upperLimit: 999.95, tick: 0.05 },
+      '2': { lowerLimit: 1000, upperLimit: null, tick: 0.5 },
+    },
+  },
   byma('AL30', 'DBXXXX', 86_500),
 ];
 
@@ -154,6 +185,9 @@ export const FAKE_PRICES: Record<string, number> = {
   'MERV - XMEV - GGAL - 24hs': 6450,
   'MERV - XMEV - AL30 - 24hs': 86_500,
 };
+
+/** Order statuses still working: what `os` with snapshotOnlyActive sends. */
+const ACTIVE_STATUSES = new Set(['NEW', 'PENDING_NEW', 'PARTIALLY_FILLED', 'PENDING_CANCEL', 'PENDING_REPLACE']);
 
 export const FAKE_ACCOUNTS: PrimaryAccount[] = [{ id: 2747, name: 'REM2747', brokerId: 0, status: true }];
 
@@ -175,7 +209,8 @@ export const FAKE_POSITIONS: Record<string, PrimaryPosition[]> = {
   ],
 };
 
-function generatedMarketData(price: number, step: number, now: number): FakeMarketData {
+/** A book around `price`; BYMA lines report volume in EV/NV (amount/quantity), futures in TV. */
+function generatedMarketData(price: number, step: number, now: number, byma: boolean): FakeMarketData {
   const levels = (sign: 1 | -1) => Array.from({ length: 5 }, (_, index) => ({ price: price + sign * step * (index + 1), size: 10 * (index + 1) }));
   return {
     BI: levels(-1),
@@ -186,7 +221,8 @@ function generatedMarketData(price: number, step: number, now: number): FakeMark
     LO: price - step * 8,
     CL: { price: price - step * 2, size: 0, date: now - DAY },
     SE: { price: price - step * 2, size: 0, date: now - DAY },
-    TV: 1234,
+    ...(byma ? { NV: 1234, EV: 1234 * price, ACP: { price: price - step, size: 0, date: now - DAY } } : { TV: 1234 }),
+    TC: 17,
     OI: { price: 0, size: 56_789, date: now - DAY },
   };
 }
@@ -217,17 +253,28 @@ interface Connection {
   orderAccounts: Set<string> | 'all';
 }
 
+/** YYYY-MM-DD → epoch ms of 10:00 in Buenos Aires (13:00 UTC), or null. */
+function dayStart(date: string | null): number | null {
+  if (date == null || !/^\d{4}-\d{2}-\d{2}$/.test(date)) return null;
+  const start = Date.parse(`${date}T13:00:00.000Z`);
+  return Number.isNaN(start) ? null : start;
+}
+
 export async function startFakePrimary(options: FakePrimaryOptions = {}): Promise<FakePrimaryServer> {
   const credentials = { username: options.username ?? 'fakeuser', password: options.password ?? 'fakepass' };
   const instruments = options.instruments ?? FAKE_INSTRUMENTS;
   const accounts = options.accounts ?? FAKE_ACCOUNTS;
   const positions = options.positions ?? FAKE_POSITIONS;
+  /** clOrdId → the order's latest report, in the order first seen. */
+  const orders = new Map<string, PrimaryOrderReport>();
+  for (const order of options.orders ?? []) orders.set(order.clOrdId, order);
   const bySymbol = new Map(instruments.map((detail) => [detail.instrumentId.symbol, detail]));
   const market = new Map<string, FakeMarketData>();
   for (const detail of instruments) {
     const symbol = detail.instrumentId.symbol;
     const price = FAKE_PRICES[symbol] ?? 100;
-    market.set(symbol, options.marketData?.[symbol] ?? generatedMarketData(price, detail.minPriceIncrement ?? 1, Date.now()));
+    const byma = detail.segment?.marketSegmentId === 'MERV';
+    market.set(symbol, options.marketData?.[symbol] ?? generatedMarketData(price, detail.minPriceIncrement ?? 1, Date.now(), byma));
   }
 
   const validTokens = new Set<string>();
@@ -244,47 +291,117 @@ export async function startFakePrimary(options: FakePrimaryOptions = {}): Promis
   };
   const productError = (symbol: string, marketId: string) => `Product ${symbol}:${marketId} don't exist`;
 
+  const errorBody = (description: string, message?: string) => ({ status: 'ERROR', description, ...(message === undefined ? {} : { message }) });
+  const ordersOf = (account: string | null) => [...orders.values()].filter((order) => account == null || order.accountId.id === account);
+  const instrumentHeads = (list: PrimaryInstrumentDetail[]) => list.map(({ instrumentId, cficode }) => ({ instrumentId, cficode }));
+
+  function trades(symbol: string, query: URLSearchParams): unknown {
+    // One day (`date`) or a range (`dateFrom`/`dateTo`, both YYYY-MM-DD), as the official client asks.
+    const single = query.get('date');
+    const from = dayStart(single ?? query.get('dateFrom'));
+    const to = dayStart(single ?? query.get('dateTo') ?? query.get('dateFrom'));
+    if (from == null || to == null) {
+      const given = single ?? `${query.get('dateFrom') ?? ''}..${query.get('dateTo') ?? ''}`;
+      return errorBody(`Invalid date ${given}: use date or dateFrom/dateTo as YYYY-MM-DD`, query.toString());
+    }
+    const price = FAKE_PRICES[symbol] ?? 100;
+    const list: { symbol: string; servertime: number; size: number; price: number; datetime: string }[] = [];
+    for (let day = from; day <= to; day += DAY) {
+      for (const index of [0, 1, 2]) {
+        const time = day + index * 60_000;
+        list.push({
+          symbol,
+          servertime: time,
+          size: index + 1,
+          price: price + index,
+          datetime: new Date(time).toISOString().replace('T', ' ').replace('Z', ''),
+        });
+      }
+    }
+    return { status: 'OK', symbol, market: MARKET_ID, trades: list };
+  }
+
   function restAnswer(path: string, query: URLSearchParams): unknown {
     const symbol = query.get('symbol') ?? '';
     const marketId = query.get('marketId') ?? MARKET_ID;
     const known = marketId === MARKET_ID && bySymbol.has(symbol);
-    if (path === '/rest/instruments/all') {
-      return { status: 'OK', instruments: instruments.map(({ instrumentId, cficode }) => ({ instrumentId, cficode })) };
+    if (path === '/rest/segment/all') {
+      const segments = [...new Set(instruments.map((detail) => detail.segment?.marketSegmentId ?? 'DDF'))];
+      return { status: 'OK', segments: segments.map((marketSegmentId) => ({ marketSegmentId, marketId: MARKET_ID })) };
     }
+    if (path === '/rest/instruments/all') return { status: 'OK', instruments: instrumentHeads(instruments) };
     if (path === '/rest/instruments/details') return { status: 'OK', instruments };
     if (path === '/rest/instruments/detail') {
-      return known ? { status: 'OK', instrument: bySymbol.get(symbol) } : { status: 'ERROR', description: productError(symbol, marketId) };
+      return known ? { status: 'OK', instrument: bySymbol.get(symbol) } : errorBody(productError(symbol, marketId), query.toString());
     }
-    if (path === '/rest/accounts') return { status: 'OK', accounts };
-    const positionsMatch = /^\/rest\/risk\/position\/getPositions\/([^/]+)$/.exec(path);
-    if (positionsMatch?.[1] != null) {
-      const account = decodeURIComponent(positionsMatch[1]);
+    if (path === '/rest/instruments/byCFICode') {
+      const cfi = query.get('CFICode');
+      if (!cfi) return errorBody('Missing CFICode', query.toString());
+      return { status: 'OK', instruments: instrumentHeads(instruments.filter((detail) => detail.cficode === cfi)) };
+    }
+    if (path === '/rest/instruments/bySegment') {
+      const segment = query.get('MarketSegmentID');
+      if (!segment) return errorBody('Missing MarketSegmentID', query.toString());
+      const inSegment = instruments.filter((detail) => detail.segment?.marketSegmentId === segment && (query.get('MarketID') ?? MARKET_ID) === MARKET_ID);
+      return { status: 'OK', instruments: instrumentHeads(inSegment) };
+    }
+    if (path === '/rest/accounts') return fake.offersAccounts ? { status: 'OK', accounts } : undefined;
+    const risk = /^\/rest\/risk\/(position\/getPositions|detailedPosition|accountReport)\/([^/]+)$/.exec(path);
+    if (risk?.[1] != null && risk[2] != null) {
+      const account = decodeURIComponent(risk[2]);
       const list = positions[account];
-      return list ? { status: 'OK', positions: list } : { status: 'ERROR', description: `Account ${account} not found` };
+      if (!list) return errorBody(`Account ${account} not found`, path);
+      if (risk[1] === 'position/getPositions') return { status: 'OK', positions: list };
+      const totalDiff = list.reduce((sum, position) => sum + position.totalDiff, 0);
+      const dailyDiff = list.reduce((sum, position) => sum + position.totalDailyDiff, 0);
+      if (risk[1] === 'detailedPosition') {
+        // The reference names the call, not its fields: a summary that carries the account and its positions.
+        return {
+          status: 'OK',
+          detailedPosition: { account, totalDailyDiffPlain: dailyDiff, totalMarketValue: totalDiff, report: list, lastCalculation: Date.now() },
+        };
+      }
+      return {
+        status: 'OK',
+        accountData: {
+          accountName: account,
+          marketMember: 'FAKE',
+          collateral: 0,
+          margin: 0,
+          availableToCollateral: 0,
+          portfolio: totalDiff,
+          ordersMargin: 0,
+          currentCash: 0,
+          dailyDiff,
+          uncoveredMargin: 0,
+          lastCalculation: Date.now(),
+        },
+      };
+    }
+    if (path === '/rest/order/id') {
+      const clOrdId = query.get('clOrdId');
+      if (!clOrdId || !query.get('proprietary')) return errorBody('Missing clOrdId or proprietary', query.toString());
+      const order = orders.get(clOrdId);
+      return order ? { status: 'OK', order } : errorBody(`Order ${clOrdId} not found`, query.toString());
+    }
+    const byAccount = /^\/rest\/order\/(all|actives|filleds)$/.exec(path);
+    if (byAccount?.[1] != null) {
+      const account = query.get('accountId');
+      if (!account) return errorBody('Missing accountId', query.toString());
+      const list = ordersOf(account).filter((order) =>
+        byAccount[1] === 'actives' ? ACTIVE_STATUSES.has(order.status) : byAccount[1] === 'filleds' ? order.status === 'FILLED' : true,
+      );
+      return { status: 'OK', orders: list };
     }
     if (path === '/rest/marketdata/get') {
       const data = market.get(symbol);
-      if (!known || !data) return { status: 'ERROR', message: query.toString(), description: productError(symbol, marketId) };
+      if (!known || !data) return errorBody(productError(symbol, marketId), query.toString());
       const depth = Number(query.get('depth') ?? '1');
       const entries = (query.get('entries') ?? '').split(',').filter(Boolean);
       return { status: 'OK', marketData: view(data, entries, depth), depth, aggregated: true };
     }
-    if (path === '/rest/data/getTrades') {
-      const date = query.get('date') ?? '';
-      if (!known) return { status: 'ERROR', description: productError(symbol, marketId) };
-      const start = Date.parse(`${date}T13:00:00.000Z`);
-      if (Number.isNaN(start)) return { status: 'ERROR', description: `Invalid date ${date}` };
-      const price = FAKE_PRICES[symbol] ?? 100;
-      const trades = [0, 1, 2].map((index) => ({
-        symbol,
-        servertime: start + index * 60_000,
-        size: index + 1,
-        price: price + index,
-        datetime: new Date(start + index * 60_000).toISOString().replace('T', ' ').replace('Z', ''),
-      }));
-      return { status: 'OK', symbol, market: MARKET_ID, trades };
-    }
-    return null;
+    if (path === '/rest/data/getTrades') return known ? trades(symbol, query) : errorBody(productError(symbol, marketId), query.toString());
+    return undefined;
   }
 
   const server = http.createServer((request, response) => {
@@ -302,21 +419,22 @@ export async function startFakePrimary(options: FakePrimaryOptions = {}): Promis
       const ok = request.headers['x-username'] === credentials.username && request.headers['x-password'] === credentials.password;
       if (!ok) {
         stats.authFailures++;
-        return answer(401, undefined);
+        return answer(401, errorBody('Authentication failed: wrong user or password'));
       }
       const issued = randomBytes(24).toString('base64url');
       validTokens.add(issued);
       stats.tokensIssued++;
       return answer(200, undefined, { 'X-Auth-Token': issued });
     }
-    if (!url.pathname.startsWith('/rest/')) return answer(404, { status: 'ERROR', description: 'Not found' });
-    if (!tokenOk(token)) return answer(401, undefined);
-    if (request.method !== 'GET') return answer(405, { status: 'ERROR', description: 'GET only' });
+    if (!url.pathname.startsWith('/rest/')) return answer(404, errorBody(`Not found: ${url.pathname}`));
+    if (!tokenOk(token)) return answer(401, errorBody(token == null ? 'Missing X-Auth-Token' : 'Invalid or expired token'));
+    if (request.method !== 'GET') return answer(405, errorBody('GET only'));
     const body = restAnswer(url.pathname, url.searchParams);
-    return body == null ? answer(404, { status: 'ERROR', description: `Unknown path ${url.pathname}` }) : answer(200, body);
+    return body === undefined ? answer(404, errorBody(`Not found: ${url.pathname}`)) : answer(200, body);
   });
 
-  const wss = new WebSocketServer({ noServer: true });
+  // Pongs are the fake's choice (answerPings), not the library's.
+  const wss = new WebSocketServer({ noServer: true, autoPong: false });
 
   const send = (connection: Connection, message: unknown) => {
     if (connection.socket.readyState === WebSocket.OPEN) connection.socket.send(JSON.stringify(message));
@@ -328,16 +446,32 @@ export async function startFakePrimary(options: FakePrimaryOptions = {}): Promis
     marketData,
   });
 
-  function onSmd(connection: Connection, message: Record<string, unknown>, raw: string) {
+  /** A socket error in the form the fake speaks; `type` is the request's, for the typed form. */
+  const socketError = (connection: Connection, raw: string, description: string, type: string | null) =>
+    send(connection, {
+      ...(fake.socketErrorForm === 'typed' && type != null ? { type } : {}),
+      status: 'ERROR',
+      message: raw,
+      description,
+    });
+
+  function onSmd(connection: Connection, message: Record<string, unknown>, raw: string, type: string) {
     const entries = Array.isArray(message.entries) ? message.entries.filter((e): e is string => typeof e === 'string') : [];
     const depth = typeof message.depth === 'number' ? message.depth : 1;
-    const products = Array.isArray(message.products) ? message.products : [];
-    for (const product of products) {
-      const symbol = isRecord(product) && typeof product.symbol === 'string' ? product.symbol : '';
-      const marketId = isRecord(product) && typeof product.marketId === 'string' ? product.marketId : '';
+    const products = (Array.isArray(message.products) ? message.products : []).map((product) => ({
+      symbol: isRecord(product) && typeof product.symbol === 'string' ? product.symbol : '',
+      marketId: isRecord(product) && typeof product.marketId === 'string' ? product.marketId : '',
+    }));
+    const unknown = products.filter(({ symbol, marketId }) => marketId !== MARKET_ID || !market.has(symbol));
+    if (fake.smdRefusal === 'message' && unknown[0]) {
+      // The whole message is refused, naming its first unknown product.
+      socketError(connection, raw, productError(unknown[0].symbol, unknown[0].marketId), type);
+      return;
+    }
+    for (const { symbol, marketId } of products) {
       const data = market.get(symbol);
       if (marketId !== MARKET_ID || !data) {
-        send(connection, { status: 'ERROR', message: raw, description: productError(symbol, marketId) });
+        socketError(connection, raw, productError(symbol, marketId), type);
         continue;
       }
       connection.subscriptions.set(symbol, { entries, depth });
@@ -345,24 +479,36 @@ export async function startFakePrimary(options: FakePrimaryOptions = {}): Promis
     }
   }
 
-  function onOs(connection: Connection, message: Record<string, unknown>) {
-    const ids: string[] = [];
+  /** `os` with `account:{id}`, `accounts:[{id}]` or neither (all), and optional snapshotOnlyActive: the matching orders of the day, then live reports. */
+  function onOs(connection: Connection, message: Record<string, unknown>, raw: string, type: string) {
     const list = Array.isArray(message.accounts) ? message.accounts : isRecord(message.account) ? [message.account] : null;
-    if (list == null) {
-      connection.orderAccounts = 'all';
-      return;
+    const ids: string[] = [];
+    if (list != null) {
+      for (const account of list) {
+        if (!isRecord(account) || account.id == null || String(account.id) === '') {
+          socketError(connection, raw, 'Invalid account in os: expected {"id":…}', type);
+          return;
+        }
+        ids.push(String(account.id));
+      }
     }
-    for (const account of list) if (isRecord(account) && account.id != null) ids.push(String(account.id));
-    const current = connection.orderAccounts === 'all' ? null : connection.orderAccounts;
-    if (current) for (const id of ids) current.add(id);
+    if (list == null) connection.orderAccounts = 'all';
+    else if (connection.orderAccounts !== 'all') for (const id of ids) connection.orderAccounts.add(id);
+    const onlyActive = message.snapshotOnlyActive === true;
+    for (const order of orders.values()) {
+      if (list != null && !ids.includes(order.accountId.id)) continue;
+      if (onlyActive && !ACTIVE_STATUSES.has(order.status)) continue;
+      send(connection, { type: 'or', timestamp: Date.now(), orderReport: order });
+    }
   }
 
   wss.on('connection', (socket: WebSocket) => {
     const connection: Connection = { id: ++connectionCount, socket, subscriptions: new Map(), orderAccounts: new Set() };
     connections.add(connection);
     stats.upgrades++;
-    socket.on('ping', () => {
+    socket.on('ping', (data: Buffer) => {
       stats.pings++;
+      if (fake.answerPings) socket.pong(data);
     });
     socket.on('close', () => connections.delete(connection));
     socket.on('message', (data: RawData) => {
@@ -376,10 +522,10 @@ export async function startFakePrimary(options: FakePrimaryOptions = {}): Promis
         return;
       }
       received.push({ connection: connection.id, message });
-      const type = isRecord(message) && typeof message.type === 'string' ? message.type.toLowerCase() : null;
-      if (isRecord(message) && type === 'smd') onSmd(connection, message, raw);
-      else if (isRecord(message) && type === 'os') onOs(connection, message);
-      else send(connection, { status: 'ERROR', message: raw, description: 'Unknown message type' });
+      const type = isRecord(message) && typeof message.type === 'string' ? message.type : null;
+      if (isRecord(message) && type?.toLowerCase() === 'smd') onSmd(connection, message, raw, type);
+      else if (isRecord(message) && type?.toLowerCase() === 'os') onOs(connection, message, raw, type);
+      else socketError(connection, raw, 'Unknown message type', type);
     });
   });
 
@@ -404,6 +550,10 @@ export async function startFakePrimary(options: FakePrimaryOptions = {}): Promis
     wsUrl: `ws://127.0.0.1:${port}/`,
     credentials,
     mdType: 'Md',
+    socketErrorForm: 'untyped',
+    smdRefusal: 'product',
+    offersAccounts: true,
+    answerPings: true,
     rejectAllTokens: false,
     stats,
     requests,
@@ -438,6 +588,7 @@ export async function startFakePrimary(options: FakePrimaryOptions = {}): Promis
       return delivered;
     },
     pushOrderReport(report) {
+      orders.set(report.clOrdId, report);
       let delivered = 0;
       for (const connection of connections) {
         const wanted = connection.orderAccounts === 'all' || connection.orderAccounts.has(report.accountId.id);
@@ -447,6 +598,7 @@ export async function startFakePrimary(options: FakePrimaryOptions = {}): Promis
       }
       return delivered;
     },
+    orders: () => [...orders.values()],
     sendRaw(raw) {
       let delivered = 0;
       for (const connection of connections) {

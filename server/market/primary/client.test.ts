@@ -3,9 +3,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MarketUpdate } from '../../../src/protocol/market.js';
 import { MARKET_DATA_ENTRIES } from '../../../src/protocol/market.js';
-import { startFakePrimary, type FakePrimaryServer } from '../../../tests/fakes/primaryServer.js';
+import { FAKE_INSTRUMENTS, startFakePrimary, type FakePrimaryServer } from '../../../tests/fakes/primaryServer.js';
 import { createPrimaryClient, PrimaryError, type PrimaryClient, type PrimaryClientOptions } from './client.js';
-import { normalizeMarketData, toMarketUpdate } from './normalize.js';
+import { Catalogue } from '../catalogue.js';
+import { normalizeMarketData, priceDecimals, stepDecimals, toMarketUpdate } from './normalize.js';
 import type { PrimaryOrderReport, PrimaryOrderReportMessage, StreamStatus } from './types.js';
 
 const DLR = 'DLR/DIC26';
@@ -140,6 +141,14 @@ describe('REST', () => {
     expect(fake.requests.at(-1)?.query.get('date')).toBe('2026-03-02');
     await expect(client.trades(DLR, '02/03/2026')).rejects.toThrow(/YYYY-MM-DD/);
 
+    const span = await client.trades(DLR, { dateFrom: '2026-03-02', dateTo: '2026-03-03' });
+    expect(fake.requests.at(-1)?.query.get('dateFrom')).toBe('2026-03-02');
+    expect(fake.requests.at(-1)?.query.get('dateTo')).toBe('2026-03-03');
+    expect(fake.requests.at(-1)?.query.has('date')).toBe(false);
+    expect(new Set(span.map((trade) => new Date(trade.servertime).toISOString().slice(0, 10)))).toEqual(new Set(['2026-03-02', '2026-03-03']));
+    await expect(client.trades(DLR, { dateFrom: '2026-03-04', dateTo: '2026-03-03' })).rejects.toThrow(/after dateTo/);
+    await expect(client.trades(DLR, { dateFrom: '2026-02-30', dateTo: '2026-03-03' })).rejects.toThrow(/dateFrom must be YYYY-MM-DD/);
+
     const snapshot = await client.marketDataSnapshot(DLR, ['BI', 'OF', 'LA'], 2);
     const request = fake.requests.at(-1);
     expect(request?.query.get('entries')).toBe('BI,OF,LA');
@@ -148,6 +157,28 @@ describe('REST', () => {
     expect(Object.keys(snapshot.marketData).sort()).toEqual(['BI', 'LA', 'OF']);
     expect(snapshot.marketData.BI).toEqual((fake.marketData(DLR)?.BI as unknown[]).slice(0, 2));
     expect(snapshot.depth).toBe(2);
+    expect(snapshot.aggregated).toBe(true);
+
+    const share = instruments.find((detail) => detail.instrumentId.symbol === GGAL);
+    expect(share?.tickPriceRanges?.['1']).toEqual({ lowerLimit: 100, upperLimit: 999.95, tick: 0.05 });
+  });
+
+  it("reads the snapshot's depth and aggregated beside marketData, where the documentation puts them, or inside it", async () => {
+    const bodies = [
+      { status: 'OK', marketData: { BI: [{ price: 1, size: 2 }] }, depth: 3, aggregated: false },
+      { status: 'OK', marketData: { BI: [], depth: 4, aggregated: true } },
+      { status: 'OK', marketData: { OF: [] } },
+    ];
+    const stub: typeof fetch = async (input) => {
+      if (String(input).endsWith('auth/getToken')) return new Response('', { headers: { 'X-Auth-Token': 'stub-token' } });
+      return new Response(JSON.stringify(bodies.shift()), { headers: { 'content-type': 'application/json' } });
+    };
+    const { client } = makeClient({ fetch: stub });
+    expect(await client.marketDataSnapshot(DLR, ['BI'], 3)).toMatchObject({ depth: 3, aggregated: false, marketData: { BI: [{ price: 1, size: 2 }] } });
+    const inside = await client.marketDataSnapshot(DLR, ['BI'], 4);
+    expect(inside).toMatchObject({ depth: 4, aggregated: true });
+    expect(inside.marketData).toEqual({ BI: [] });
+    expect(await client.marketDataSnapshot(DLR, ['OF'], 1)).toMatchObject({ depth: null, aggregated: null });
   });
 
   it('works with a base URL without the trailing slash and paths with a leading one', async () => {
@@ -168,10 +199,19 @@ describe('REST', () => {
     expect(statuses).toEqual([200, 401, 200]);
   });
 
+  it("keeps the exchange's description of a non-2xx answer", async () => {
+    fake.offersAccounts = false;
+    const { client } = makeClient();
+    const error = await client.accounts().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PrimaryError);
+    expect(error).toMatchObject({ code: 'http', status: 404, description: 'Not found: /rest/accounts' });
+    expect((error as Error).message).toBe('Primary API rest/accounts answered HTTP 404: Not found: /rest/accounts');
+  });
+
   it('gives up with "unauthorized" when the fresh token is refused too', async () => {
     const { client } = makeClient();
     fake.rejectAllTokens = true;
-    await expect(client.accounts()).rejects.toMatchObject({ code: 'unauthorized', status: 401 });
+    await expect(client.accounts()).rejects.toMatchObject({ code: 'unauthorized', status: 401, description: 'Invalid or expired token' });
     expect(fake.requests.filter((r) => r.path === '/rest/accounts')).toHaveLength(2);
   });
 
@@ -182,6 +222,28 @@ describe('REST', () => {
     expect(error).toMatchObject({ code: 'api_error', description: "Product NOPE/XX:ROFX don't exist" });
     expect((error as Error).message).toContain("Product NOPE/XX:ROFX don't exist");
     await expect(client.positions('REM0000')).rejects.toMatchObject({ description: 'Account REM0000 not found' });
+  });
+});
+
+describe('price decimals', () => {
+  it('are enough for the precision, the increment and the tick of every documented price range', () => {
+    const ranges = { '0': { lowerLimit: 0, upperLimit: 999.95, tick: 0.05 }, '1': { lowerLimit: 1000, upperLimit: null, tick: 0.5 } };
+    expect(priceDecimals({ instrumentPricePrecision: 1, minPriceIncrement: 0.5, tickPriceRanges: ranges })).toBe(2);
+    expect(priceDecimals({ instrumentPricePrecision: 1, minPriceIncrement: 0.5, tickPriceRanges: null })).toBe(1);
+    expect(priceDecimals({ minPriceIncrement: 0.001 })).toBe(3);
+    expect(priceDecimals({ instrumentPricePrecision: 3, minPriceIncrement: 1 })).toBe(3);
+    // A malformed range is skipped.
+    expect(priceDecimals({ minPriceIncrement: 1, tickPriceRanges: { '0': { tick: 'x' } } as never })).toBe(0);
+    // Floating-point noise is not a decimal.
+    expect(stepDecimals(0.1 + 0.2)).toBe(1);
+    expect(stepDecimals(0.25)).toBe(2);
+  });
+
+  it('of an exchange instrument in the catalogue come from its price ranges', () => {
+    const catalogue = new Catalogue();
+    const share = FAKE_INSTRUMENTS.find((detail) => detail.instrumentId.symbol === GGAL)!;
+    catalogue.addExchangeInstrument({ ...share, instrumentPricePrecision: 1 });
+    expect(catalogue.resolve(GGAL)?.instrumentPricePrecision).toBe(2);
   });
 });
 
@@ -199,7 +261,15 @@ describe('market data normalization', () => {
       TV: '123',
       EV: 99,
     });
-    expect(data).toEqual({ BI: [], OF: [{ price: 10.5, size: 3 }], LA: null, CL: { price: 1500 }, OI: { size: 12, date: 5 }, TV: 123 });
+    expect(data).toEqual({ BI: [], OF: [{ price: 10.5, size: 3 }], LA: null, CL: { price: 1500 }, OI: { size: 12, date: 5 }, TV: 123, EV: 99 });
+  });
+
+  it('keeps EV, NV, ACP and TC, and takes the volume of a line without TV (BYMA) from NV, else EV', () => {
+    const byma = normalizeMarketData({ NV: 500, EV: '3225000', ACP: { price: 6440, size: 0, date: 7 }, TC: 12, XX: 1 });
+    expect(byma).toEqual({ NV: 500, EV: 3_225_000, ACP: { price: 6440, size: 0, date: 7 }, TC: 12, TV: 500 });
+    expect(normalizeMarketData({ EV: 900, TV: null }).TV).toBe(900);
+    expect(normalizeMarketData({ TV: 40, NV: 500 }).TV).toBe(40);
+    expect(normalizeMarketData({ HI: 1 })).toEqual({ HI: 1 });
   });
 
   it('needs a symbol, and takes the clock when the message has no timestamp', () => {
@@ -265,6 +335,58 @@ describe('market data stream', () => {
     await waitUntil(() => updatesFor(DLR)[1]?.marketData.HI === 1601, 'an update after the error');
     expect(fake.stats.upgrades).toBe(1);
     expect(client.marketData.state().state).toBe('open');
+  });
+
+  it('sends the symbols in smd messages of at most maxSymbolsPerSmd products', async () => {
+    const { client, updatesFor } = makeClient({ maxSymbolsPerSmd: 2 });
+    client.marketData.subscribe([DLR, DLR2, GGAL]);
+    await waitUntil(() => [DLR, DLR2, GGAL].every((symbol) => updatesFor(symbol).length === 1), 'three snapshots');
+    const requests = fake.smdRequests();
+    expect(requests.map((request) => request.symbols.length)).toEqual([2, 1]);
+    expect(requests.flatMap((request) => request.symbols).sort()).toEqual([DLR, DLR2, GGAL].sort());
+    expect(fake.stats.upgrades).toBe(1);
+  });
+
+  describe.each([
+    { smdRefusal: 'product', socketErrorForm: 'untyped' },
+    { smdRefusal: 'message', socketErrorForm: 'untyped' },
+    { smdRefusal: 'product', socketErrorForm: 'typed' },
+    { smdRefusal: 'message', socketErrorForm: 'typed' },
+  ] as const)('an smd the exchange refuses by $smdRefusal, its error $socketErrorForm', ({ smdRefusal, socketErrorForm }) => {
+    it('drops the refused symbol, reports it, and keeps the others of its batch streaming, after a reconnect too', async () => {
+      fake.smdRefusal = smdRefusal;
+      fake.socketErrorForm = socketErrorForm;
+      const { client, updatesFor, logs } = makeClient();
+      const refusals: string[] = [];
+      client.marketData.onRefused((symbol, description) => refusals.push(`${symbol}: ${description}`));
+      client.marketData.subscribe(['NOPE/XX', DLR]);
+      await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot of the known symbol');
+      const description = "Product NOPE/XX:ROFX don't exist";
+      expect(refusals).toEqual([`NOPE/XX: ${description}`]);
+      expect(client.marketData.refused()).toEqual({ 'NOPE/XX': description });
+      expect(client.marketData.symbols()).toEqual([DLR]);
+      expect(logs.some((line) => line.startsWith('warn') && line.includes('NOPE/XX refused'))).toBe(true);
+      fake.push(DLR, { HI: 1606 });
+      await waitUntil(() => updatesFor(DLR).at(-1)?.marketData.HI === 1606, 'an update of the known symbol');
+      expect(fake.stats.upgrades).toBe(1);
+
+      fake.dropSockets();
+      const again = await waitUntil(() => fake.smdRequests().find((request) => request.connection === 2), 'the smd after reconnecting');
+      expect(again.symbols).toEqual([DLR]);
+      await waitUntil(() => updatesFor(DLR).length === 3, 'the snapshot after reconnecting');
+
+      // Asked for again: told at once, never sent.
+      client.marketData.subscribe(['NOPE/XX']);
+      expect(refusals).toHaveLength(2);
+      expect(
+        fake
+          .smdRequests()
+          .flatMap((request) => request.symbols)
+          .filter((symbol) => symbol === 'NOPE/XX'),
+      ).toHaveLength(1);
+      expect(client.marketData.forgetRefused()).toEqual(['NOPE/XX']);
+      expect(client.marketData.refused()).toEqual({});
+    });
   });
 
   it('logs and skips messages that are not JSON or name no instrument', async () => {
@@ -415,6 +537,31 @@ describe('market data stream', () => {
     expect(client.marketData.state().state).toBe('open');
   });
 
+  it('takes any inbound frame as liveness: pings without pongs do not drop a connection that receives messages', async () => {
+    fake.answerPings = false;
+    const { client, updatesFor } = makeClient({ pingIntervalMs: 100 });
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    // Messages for several intervals (one every 30 ms or so), none answering a ping.
+    for (let index = 0; index < 12; index++) {
+      fake.push(DLR, { HI: 1700 + index });
+      await waitUntil(() => updatesFor(DLR).at(-1)?.marketData.HI === 1700 + index, `update ${index}`);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    expect(fake.stats.pings).toBeGreaterThanOrEqual(3);
+    expect(fake.stats.upgrades).toBe(1);
+    expect(client.marketData.state().state).toBe('open');
+  });
+
+  it('drops a connection after two ping intervals without any inbound frame, and reconnects', async () => {
+    fake.answerPings = false;
+    const { client, updatesFor } = makeClient({ pingIntervalMs: 40 });
+    client.marketData.subscribe([DLR]);
+    await waitUntil(() => updatesFor(DLR).length === 1, 'the snapshot');
+    await waitUntil(() => fake.stats.upgrades === 2 && updatesFor(DLR).length === 2, 'a new connection and snapshot');
+    expect(client.marketData.state().lastError).toBe('nothing received for two ping intervals (80 ms); connection dropped');
+  });
+
   it('keeps delivering to other listeners when one throws', async () => {
     const { client, updatesFor, logs } = makeClient();
     client.marketData.onUpdate(() => {
@@ -434,7 +581,10 @@ describe('order reports', () => {
     const first: PrimaryOrderReportMessage[] = [];
     const second: PrimaryOrderReportMessage[] = [];
     const stopFirst = client.orderReports.subscribe(['REM2747'], (message) => first.push(message));
-    await waitUntil(() => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","accounts":[{"id":"REM2747"}]}'), 'the os message');
+    await waitUntil(
+      () => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","account":{"id":"REM2747"},"snapshotOnlyActive":false}'),
+      'the os message',
+    );
     expect(fake.pushOrderReport(orderReport('REM2747', 'A1'))).toBe(1);
     await waitUntil(() => first.length > 0, 'a report');
     expect(first[0]).toMatchObject({ type: 'or', orderReport: { clOrdId: 'A1', status: 'NEW', accountId: { id: 'REM2747' } } });
@@ -442,7 +592,7 @@ describe('order reports', () => {
 
     client.orderReports.subscribe(['REM9999'], (message) => second.push(message));
     await waitUntil(
-      () => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","accounts":[{"id":"REM9999"}]}'),
+      () => fake.received.some(({ message }) => JSON.stringify(message) === '{"type":"os","account":{"id":"REM9999"},"snapshotOnlyActive":false}'),
       'the os for the added account',
     );
     fake.pushOrderReport(orderReport('REM9999', 'B1'));
@@ -455,5 +605,43 @@ describe('order reports', () => {
     await waitUntil(() => second.length === 2, 'the barrier report');
     expect(first.map((message) => message.orderReport.clOrdId)).toEqual(['A1']);
     expect(client.orderReports.state()).toMatchObject({ state: 'open', updatesReceived: 4 });
+  });
+
+  it("asks for each account in its own os, with the day's orders first and the working ones only after a reconnect", async () => {
+    const filled = { ...orderReport('REM2747', 'F1'), status: 'FILLED', lastQty: 3, cumQty: 3, leavesQty: 0 };
+    const working = { ...orderReport('REM2747', 'W1'), status: 'PARTIALLY_FILLED', lastQty: 1, cumQty: 1, leavesQty: 2 };
+    fake.pushOrderReport(filled);
+    fake.pushOrderReport(working);
+    const { client } = makeClient();
+    const reports: string[] = [];
+    client.orderReports.subscribe(['REM2747', 'REM9999'], (message) => reports.push(`${message.orderReport.clOrdId} ${message.orderReport.status}`));
+    await waitUntil(() => reports.length === 2, "the account's orders of the day");
+    expect(reports).toEqual(['F1 FILLED', 'W1 PARTIALLY_FILLED']);
+    const osMessages = () => fake.received.filter(({ message }) => JSON.stringify(message).startsWith('{"type":"os"'));
+    expect(osMessages().map(({ connection, message }) => [connection, message])).toEqual([
+      [1, { type: 'os', account: { id: 'REM2747' }, snapshotOnlyActive: false }],
+      [1, { type: 'os', account: { id: 'REM9999' }, snapshotOnlyActive: false }],
+    ]);
+
+    fake.dropSockets();
+    await waitUntil(() => reports.length === 3, 'the working order after reconnecting');
+    expect(reports[2]).toBe('W1 PARTIALLY_FILLED');
+    expect(
+      osMessages()
+        .filter(({ connection }) => connection === 2)
+        .map(({ message }) => message),
+    ).toEqual([
+      { type: 'os', account: { id: 'REM2747' }, snapshotOnlyActive: true },
+      { type: 'os', account: { id: 'REM9999' }, snapshotOnlyActive: true },
+    ]);
+  });
+
+  it.each(['untyped', 'typed'] as const)('reports an exchange error on the order-report socket (%s)', async (form) => {
+    const { client } = makeClient();
+    client.orderReports.subscribe(['REM2747'], () => {});
+    await waitUntil(() => fake.received.some(({ message }) => JSON.stringify(message).startsWith('{"type":"os"')), 'the os message');
+    const error = { ...(form === 'typed' ? { type: 'os' } : {}), status: 'ERROR', message: '{"type":"os"}', description: 'Account REM2747 not allowed' };
+    expect(fake.sendRaw(JSON.stringify(error))).toBe(1);
+    await waitUntil(() => client.orderReports.state().lastError === 'Account REM2747 not allowed', 'the error in the state');
   });
 });

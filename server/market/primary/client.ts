@@ -28,6 +28,7 @@ const DEFAULTS = {
   pingIntervalMs: 30_000,
   debounceMs: 100,
   depth: 5,
+  maxSymbolsPerSmd: 50,
   requestTimeoutMs: 15_000,
 } as const;
 
@@ -59,6 +60,12 @@ function queryString(query: RestQuery | undefined): string {
   return pairs.length > 0 ? `?${pairs.join('&')}` : '';
 }
 
+/** Refuses a day that is not YYYY-MM-DD (a real calendar day). */
+function checkDay(name: string, day: string): void {
+  const valid = /^\d{4}-\d{2}-\d{2}$/.test(day) && new Date(`${day}T00:00:00Z`).toISOString().slice(0, 10) === day;
+  if (!valid) throw new RangeError(`trades: ${name} must be YYYY-MM-DD, got "${day}"`);
+}
+
 /** The array in `field` of a REST body; anything else is a bad response. */
 function listField<T>(body: unknown, field: string, path: string): T[] {
   const list = isRecord(body) ? body[field] : undefined;
@@ -67,6 +74,17 @@ function listField<T>(body: unknown, field: string, path: string): T[] {
   }
   // Records are passed on as the exchange writes them; types.ts describes the documented fields.
   return list as T[];
+}
+
+/** The description of an error body ({status:'ERROR', description}), or null when the text is not one. */
+function errorBodyDescription(text: string): string | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return isRecord(body) && (typeof body.description === 'string' || typeof body.message === 'string') ? errorDescription(body) : null;
 }
 
 export function createPrimaryClient(options: PrimaryClientOptions): PrimaryClient {
@@ -147,12 +165,23 @@ export function createPrimaryClient(options: PrimaryClientOptions): PrimaryClien
       used = await tokens.get();
       response = await get(used);
       if (response.status === 401) {
-        throw new PrimaryError('unauthorized', `Primary API refused a fresh token on ${relative} (HTTP 401)`, { status: 401 });
+        const description = errorBodyDescription(await response.text().catch(() => ''));
+        const said = description == null ? '' : `: ${description}`;
+        throw new PrimaryError('unauthorized', `Primary API refused a fresh token on ${relative} (HTTP 401)${said}`, {
+          status: 401,
+          ...(description == null ? {} : { description }),
+        });
       }
     }
     const text = await response.text();
     if (!response.ok) {
-      throw new PrimaryError('http', `Primary API ${relative} answered HTTP ${response.status}`, { status: response.status });
+      // The exchange's own words, when the body is its {status:'ERROR', description}.
+      const description = errorBodyDescription(text);
+      const said = description == null ? '' : `: ${description}`;
+      throw new PrimaryError('http', `Primary API ${relative} answered HTTP ${response.status}${said}`, {
+        status: response.status,
+        ...(description == null ? {} : { description }),
+      });
     }
     let body: unknown;
     try {
@@ -185,6 +214,7 @@ export function createPrimaryClient(options: PrimaryClientOptions): PrimaryClien
     debounceMs: options.debounceMs ?? DEFAULTS.debounceMs,
     entries,
     depth: options.depth ?? DEFAULTS.depth,
+    maxSymbolsPerSmd: options.maxSymbolsPerSmd ?? DEFAULTS.maxSymbolsPerSmd,
   });
   const orderReports = createOrderReportStream(streamDeps);
 
@@ -209,18 +239,29 @@ export function createPrimaryClient(options: PrimaryClientOptions): PrimaryClien
       if (!isRecord(body) || !isRecord(body.marketData)) {
         throw new PrimaryError('bad_response', `Primary API ${path} answered without marketData for ${symbol}`);
       }
+      // depth and aggregated sit beside marketData (the documentation); some answers put them inside it.
+      const { marketData } = body;
+      const depthOf = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : null);
+      const aggregatedOf = (value: unknown) => (typeof value === 'boolean' ? value : null);
       return {
         instrumentId: { marketId: PRIMARY_MARKET_ID, symbol },
-        marketData: normalizeMarketData(body.marketData),
+        marketData: normalizeMarketData(marketData),
         timestamp: now(),
-        depth: typeof body.depth === 'number' ? body.depth : null,
-        aggregated: typeof body.aggregated === 'boolean' ? body.aggregated : null,
+        depth: depthOf(body.depth) ?? depthOf(marketData.depth),
+        aggregated: aggregatedOf(body.aggregated) ?? aggregatedOf(marketData.aggregated),
       };
     },
     async trades(symbol, date) {
-      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw new RangeError(`trades: date must be YYYY-MM-DD, got "${date}"`);
       const path = 'rest/data/getTrades';
-      return listField<PrimaryTrade>(await rest(path, { marketId: PRIMARY_MARKET_ID, symbol, date }), 'trades', path);
+      if (typeof date === 'string') {
+        checkDay('date', date);
+        return listField<PrimaryTrade>(await rest(path, { marketId: PRIMARY_MARKET_ID, symbol, date }), 'trades', path);
+      }
+      checkDay('dateFrom', date.dateFrom);
+      checkDay('dateTo', date.dateTo);
+      if (date.dateFrom > date.dateTo) throw new RangeError(`trades: dateFrom ${date.dateFrom} is after dateTo ${date.dateTo}`);
+      const query = { marketId: PRIMARY_MARKET_ID, symbol, dateFrom: date.dateFrom, dateTo: date.dateTo };
+      return listField<PrimaryTrade>(await rest(path, query), 'trades', path);
     },
     marketData,
     orderReports,

@@ -3,7 +3,7 @@
 // messages to order reports. Pure functions.
 import { isRecord } from '../../../src/lib/isRecord.js';
 import { MARKET_DATA_ENTRIES, type MarketData, type MarketUpdate, type PriceSize } from '../../../src/protocol/market.js';
-import { PRIMARY_MARKET_ID, type PrimaryOrderReport, type PrimaryOrderReportMessage } from './types.js';
+import { PRIMARY_MARKET_ID, type PrimaryInstrumentDetail, type PrimaryOrderReport, type PrimaryOrderReportMessage } from './types.js';
 
 function num(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;
@@ -48,7 +48,10 @@ function priced(value: unknown): { price: number; size?: number; date?: number }
   return result;
 }
 
-/** Keeps the entries of MARKET_DATA_ENTRIES that are present (each message is a full refresh of those). */
+/**
+ * Keeps the entries of MARKET_DATA_ENTRIES that are present (each message is a full refresh of
+ * those); TV, when missing or null, is NV (else EV), as BYMA lines report their volume there.
+ */
 export function normalizeMarketData(raw: unknown): MarketData {
   const data: MarketData = {};
   if (!isRecord(raw)) return data;
@@ -67,6 +70,7 @@ export function normalizeMarketData(raw: unknown): MarketData {
       }
       case 'CL':
       case 'SE':
+      case 'ACP':
         data[entry] = priced(value);
         break;
       case 'OI': {
@@ -80,9 +84,28 @@ export function normalizeMarketData(raw: unknown): MarketData {
       case 'LO':
       case 'TV':
       case 'IV':
+      case 'EV':
+      case 'NV':
+      case 'TC':
         data[entry] = scalar(value);
         break;
     }
+  }
+  // BYMA lines (MERV - XMEV - …) report volume only in NV (quantity) and EV (amount): the
+  // volume shown (TV) comes from them when the exchange sent no TV.
+  if (data.TV == null) {
+    const volume = data.NV ?? data.EV;
+    if (volume != null) data.TV = volume;
+  }
+  return data;
+}
+
+/** A symbol's state when the exchange has none for it (it refused the symbol): every entry cleared. */
+export function noMarketData(): MarketData {
+  const data: MarketData = {};
+  for (const entry of MARKET_DATA_ENTRIES) {
+    if (entry === 'BI' || entry === 'OF') data[entry] = [];
+    else data[entry] = null;
   }
   return data;
 }
@@ -121,4 +144,34 @@ export function errorDescription(message: Record<string, unknown>): string {
   if (typeof message.description === 'string' && message.description !== '') return message.description;
   if (typeof message.message === 'string' && message.message !== '') return message.message;
   return 'the exchange answered ERROR without a description';
+}
+
+/** Decimals a step needs (0.5 → 1, 0.05 → 2, 1 → 0); at most 10. */
+export function stepDecimals(step: number): number {
+  if (!Number.isFinite(step) || step <= 0) return 0;
+  for (let decimals = 0; decimals < 10; decimals++) {
+    const scaled = step * 10 ** decimals;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-9 * Math.max(1, scaled)) return decimals;
+  }
+  return 10;
+}
+
+/**
+ * The decimals prices of an instrument need: enough for its instrumentPricePrecision, its
+ * minPriceIncrement and the tick of every range of tickPriceRanges (documented as
+ * {"0":{lowerLimit, upperLimit, tick}, …}; a malformed range is skipped).
+ */
+export function priceDecimals(detail: Pick<PrimaryInstrumentDetail, 'instrumentPricePrecision' | 'minPriceIncrement' | 'tickPriceRanges'>): number {
+  const precision = num(detail.instrumentPricePrecision);
+  let decimals = precision != null && precision >= 0 ? Math.floor(precision) : 0;
+  const increment = num(detail.minPriceIncrement);
+  if (increment != null) decimals = Math.max(decimals, stepDecimals(increment));
+  const ranges: unknown = detail.tickPriceRanges;
+  if (isRecord(ranges)) {
+    for (const range of Object.values(ranges)) {
+      const tick = isRecord(range) ? num(range.tick) : null;
+      if (tick != null && tick > 0) decimals = Math.max(decimals, stepDecimals(tick));
+    }
+  }
+  return decimals;
 }

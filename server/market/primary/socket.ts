@@ -1,6 +1,7 @@
 // One reconnecting websocket to the Primary API: the token on the upgrade (renewed when the
-// upgrade is refused with 401), exponential backoff, a ping every interval with a dead-peer
-// check, JSON parsing. What to send on each open and what to do with each message belong to
+// upgrade is refused with 401), exponential backoff, a ping every interval and a dead-peer
+// check that counts any inbound frame as liveness (dropped after two silent intervals), JSON
+// parsing. What to send on each open and what to do with each message belong to
 // the stream that owns the socket (streams.ts).
 import WebSocket, { type RawData } from 'ws';
 import type { LookupFunction } from 'node:net';
@@ -110,22 +111,32 @@ export function createPrimarySocket(options: PrimarySocketOptions): PrimarySocke
     return true;
   };
 
-  const startPing = (ws: WebSocket, onDead: () => void) => {
-    let awaitingPong = false;
-    ws.on('pong', () => {
-      awaitingPong = false;
-    });
+  /**
+   * A ping every interval keeps proxies from closing an idle connection, but nothing shows
+   * the exchange or its proxies answer pings: any inbound frame (a message, a pong, a ping)
+   * shows the peer alive, and only two whole intervals without one drop the connection
+   * (half-open TCP connections never report a close). Returns what marks a frame heard.
+   */
+  const startLiveness = (ws: WebSocket, onDead: () => void): (() => void) => {
+    let heard = true;
+    let silentIntervals = 0;
+    const hear = () => {
+      heard = true;
+    };
+    ws.on('pong', hear);
+    ws.on('ping', hear);
     pingTimer = setInterval(() => {
-      if (awaitingPong) {
-        // Half-open TCP connections never report a close; a missed pong is the only sign.
+      silentIntervals = heard ? 0 : silentIntervals + 1;
+      heard = false;
+      if (silentIntervals >= 2) {
         onDead();
         ws.terminate();
         return;
       }
-      awaitingPong = true;
       ws.ping();
     }, pingIntervalMs);
     pingTimer.unref();
+    return hear;
   };
 
   const connect = async (): Promise<void> => {
@@ -146,6 +157,8 @@ export function createPrimarySocket(options: PrimarySocketOptions): PrimarySocke
     socket = ws;
     /** Why this connection ended, when something said so before the close. */
     let problem: string | null = null;
+    /** Marks an inbound frame for the liveness check, once open. */
+    let heard = () => {};
 
     ws.on('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0;
@@ -162,8 +175,8 @@ export function createPrimarySocket(options: PrimarySocketOptions): PrimarySocke
       attempt = 0;
       logger.info(`Primary ${name}: connected to ${url}`);
       setState('open');
-      startPing(ws, () => {
-        problem = `no pong within ${pingIntervalMs} ms; connection dropped`;
+      heard = startLiveness(ws, () => {
+        problem = `nothing received for two ping intervals (${2 * pingIntervalMs} ms); connection dropped`;
       });
       try {
         options.onOpen(send);
@@ -172,6 +185,7 @@ export function createPrimarySocket(options: PrimarySocketOptions): PrimarySocke
       }
     });
     ws.on('message', (raw: RawData) => {
+      heard();
       const text = rawText(raw);
       let message: unknown;
       try {

@@ -1,10 +1,18 @@
 // The two websocket streams of the Primary API, each on its own reconnecting socket:
-// market data (`smd` → `Md`) and order reports (`os` → `or`).
+// market data (`smd` → `Md`) and order reports (`os` → `or`). Order reports are asked for
+// one account per `os`, the first time with the account's orders of the day, after that (a
+// reconnect) with the working ones only (snapshotOnlyActive); reports sent again are the
+// subscriber's to de-duplicate (by execId).
 //
 // The protocol has no unsubscribe. Symbols added while a connection is open are subscribed
 // with one more `smd` on it (subscriptions add up on a connection), so the other symbols keep
 // flowing; removing symbols stops their delivery at once and renews the connection with the
 // remaining set after the debounce window, so a burst of changes costs one reconnect.
+//
+// Symbols go in `smd` messages of at most maxSymbolsPerSmd products: the exchange may refuse
+// a whole message for one product it does not list ("Product X:ROFX don't exist"). A refused
+// symbol leaves the wanted set for good (logged, and told to onRefused listeners), and the
+// other symbols of the refused message that sent nothing are subscribed again without it.
 import type { LookupFunction } from 'node:net';
 import type { MarketDataEntry, MarketUpdate } from '../../../src/protocol/market.js';
 import { createPrimarySocket, type PrimarySocket } from './socket.js';
@@ -36,6 +44,36 @@ export interface MarketDataStreamOptions extends StreamDeps {
   debounceMs: number;
   entries: readonly MarketDataEntry[];
   depth: number;
+  /** Most products in one `smd`. */
+  maxSymbolsPerSmd: number;
+}
+
+/** The exchange's text for a product it does not list: "Product DLR/XX:ROFX don't exist". */
+const UNKNOWN_PRODUCT = /^Product (.+):([^:]*) don't exist$/;
+
+/** The symbol an ERROR's description refuses, if it refuses one. */
+export function refusedProduct(description: string): string | null {
+  return UNKNOWN_PRODUCT.exec(description.trim())?.[1] ?? null;
+}
+
+/** The symbols of the `smd` an ERROR message echoes in `message`, when it does. */
+function echoedProducts(message: Record<string, unknown>): string[] | null {
+  if (typeof message.message !== 'string') return null;
+  let request: unknown;
+  try {
+    request = JSON.parse(message.message);
+  } catch {
+    return null;
+  }
+  if (!isRecord(request) || !Array.isArray(request.products)) return null;
+  return request.products.flatMap((product) => (isRecord(product) && typeof product.symbol === 'string' ? [product.symbol] : []));
+}
+
+/** `items` in consecutive groups of at most `size`. */
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const groups: T[][] = [];
+  for (let index = 0; index < items.length; index += size) groups.push(items.slice(index, index + size));
+  return groups;
 }
 
 /** Calls each listener, so one that throws neither stops the others nor the socket. */
@@ -72,8 +110,10 @@ interface SubscribedSocketSpec {
   name: string;
   /** What is wanted now (symbols, accounts). */
   wanted: () => Set<string>;
-  /** The message that subscribes some of them. */
-  subscribeMessage: (items: Iterable<string>) => object;
+  /** The messages that subscribe some of them. */
+  subscribeMessages: (items: Iterable<string>) => object[];
+  /** Called on every open, before the subscriptions are sent. */
+  onConnected?: () => void;
   /**
    * What becomes of items no longer wanted. The protocol has no unsubscribe: 'renew' opens a
    * new connection without them; 'keep' leaves them subscribed (the stream filters them).
@@ -101,8 +141,9 @@ function createSubscribedSocket(deps: StreamDeps, spec: SubscribedSocketSpec) {
     backoff: deps.backoff,
     pingIntervalMs: deps.pingIntervalMs,
     onOpen(send) {
+      spec.onConnected?.();
       onConnection = new Set(spec.wanted());
-      if (onConnection.size > 0) send(spec.subscribeMessage(onConnection));
+      if (onConnection.size > 0) for (const message of spec.subscribeMessages(onConnection)) send(message);
     },
     onMessage: spec.onMessage,
     onState: spec.onState,
@@ -129,30 +170,58 @@ function createSubscribedSocket(deps: StreamDeps, spec: SubscribedSocketSpec) {
       return;
     }
     const added = difference(wanted, onConnection);
-    if (added.length > 0 && socket.send(spec.subscribeMessage(added))) {
-      for (const item of added) onConnection.add(item);
-    }
+    if (added.length === 0) return;
+    for (const message of spec.subscribeMessages(added)) if (!socket.send(message)) return;
+    for (const item of added) onConnection.add(item);
   };
 
-  return { socket, apply };
+  /** Items the current connection does not have after all (refused): the next apply sends them if still wanted. */
+  const forget = (items: Iterable<string>) => {
+    for (const item of items) onConnection.delete(item);
+  };
+
+  return { socket, apply, forget };
 }
 
 export function createMarketDataStream(options: MarketDataStreamOptions): MarketDataStream {
   const { logger, now } = options;
   const wanted = new Set<string>();
+  /** Symbols the exchange refused, with its description: never asked for again. */
+  const refused = new Map<string, string>();
+  /** Symbols with an Md on the current connection. */
+  const heard = new Set<string>();
+  /** Other symbols of refused `smd` messages: subscribed again at the next apply unless they were heard. */
+  const suspect = new Set<string>();
   const updateListeners = new Set<(update: MarketUpdate) => void>();
+  const refusedListeners = new Set<(symbol: string, description: string) => void>();
   let updatesReceived = 0;
   let lastUpdateAt: number | null = null;
   let debounceTimer: NodeJS.Timeout | null = null;
   let closed = false;
 
-  const smd = (symbols: Iterable<string>) => ({
-    type: 'smd',
-    level: 1,
-    entries: [...options.entries],
-    products: [...symbols].map((symbol) => ({ symbol, marketId: PRIMARY_MARKET_ID })),
-    depth: options.depth,
-  });
+  const smd = (symbols: Iterable<string>) =>
+    chunks([...symbols], Math.max(1, options.maxSymbolsPerSmd)).map((group) => ({
+      type: 'smd',
+      level: 1,
+      entries: [...options.entries],
+      products: group.map((symbol) => ({ symbol, marketId: PRIMARY_MARKET_ID })),
+      depth: options.depth,
+    }));
+
+  /** The exchange does not list `symbol`: out of the wanted set, logged, told to the listeners. */
+  const refuse = (symbol: string, description: string) => {
+    const wasWanted = wanted.delete(symbol);
+    refused.set(symbol, description);
+    forget([symbol]);
+    if (wasWanted) logger.warn(`Primary market data: ${symbol} refused by the exchange (${description}); not asked for again`);
+    for (const listener of refusedListeners) {
+      try {
+        listener(symbol, description);
+      } catch (error) {
+        logger.error(`Primary refused-symbol listener failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  };
 
   const status = createStatus(() => socket.state());
   const state = () => status.snapshot(wanted.size, updatesReceived, lastUpdateAt);
@@ -163,12 +232,29 @@ export function createMarketDataStream(options: MarketDataStreamOptions): Market
       logger.warn('Primary market data: skipped a message that is not an object');
       return;
     }
+    // Errors come as {status:'ERROR', description}, with or without a `type`.
+    if (message.status === 'ERROR') {
+      const description = errorDescription(message);
+      logger.warn(`Primary market data: the exchange answered ERROR: ${description}`);
+      status.setError(description);
+      const symbol = refusedProduct(description);
+      if (symbol != null) {
+        // The other products of the refused message may not be subscribed: checked at the next apply.
+        const others = echoedProducts(message) ?? [...wanted];
+        for (const other of others) if (other !== symbol) suspect.add(other);
+        refuse(symbol, description);
+        scheduleApply();
+      }
+      announce();
+      return;
+    }
     if (isMessageType(message, 'md')) {
       const update = toMarketUpdate(message, now);
       if (!update) {
         logger.warn('Primary market data: skipped an Md message without instrumentId.symbol');
         return;
       }
+      heard.add(update.instrumentId.symbol);
       // Removed symbols stop here, before the connection is renewed without them.
       if (!wanted.has(update.instrumentId.symbol)) return;
       updatesReceived++;
@@ -176,19 +262,21 @@ export function createMarketDataStream(options: MarketDataStreamOptions): Market
       notifyAll(updateListeners, update, logger, 'market data');
       return;
     }
-    if (message.type == null && message.status === 'ERROR') {
-      const description = errorDescription(message);
-      logger.warn(`Primary market data: the exchange answered ERROR: ${description}`);
-      status.setError(description);
-      announce();
-    }
     // Other types (e.g. `or` on this socket) are not this stream's business.
   };
 
-  const { socket, apply: subscribeWanted } = createSubscribedSocket(options, {
+  const {
+    socket,
+    apply: subscribeWanted,
+    forget,
+  } = createSubscribedSocket(options, {
     name: 'market data',
     wanted: () => wanted,
-    subscribeMessage: smd,
+    subscribeMessages: smd,
+    onConnected() {
+      heard.clear();
+      suspect.clear();
+    },
     removed: 'renew',
     onMessage: handleMessage,
     onState: announce,
@@ -201,13 +289,16 @@ export function createMarketDataStream(options: MarketDataStreamOptions): Market
   const apply = () => {
     debounceTimer = null;
     if (closed) return;
+    // Symbols of a refused smd that sent nothing were not subscribed: sent again.
+    forget([...suspect].filter((symbol) => !heard.has(symbol)));
+    suspect.clear();
     subscribeWanted();
   };
 
-  const scheduleApply = () => {
+  function scheduleApply() {
     if (debounceTimer || closed) return;
     debounceTimer = setTimeout(apply, options.debounceMs);
-  };
+  }
 
   return {
     subscribe(symbols) {
@@ -219,6 +310,12 @@ export function createMarketDataStream(options: MarketDataStreamOptions): Market
       for (const raw of symbols) {
         const symbol = raw.trim();
         if (symbol === '' || wanted.has(symbol)) continue;
+        const refusal = refused.get(symbol);
+        if (refusal != null) {
+          // Told again, so a new subscriber learns it too.
+          refuse(symbol, refusal);
+          continue;
+        }
         wanted.add(symbol);
         changed = true;
       }
@@ -236,6 +333,16 @@ export function createMarketDataStream(options: MarketDataStreamOptions): Market
     onState(listener) {
       status.listeners.add(listener);
       return () => status.listeners.delete(listener);
+    },
+    onRefused(listener) {
+      refusedListeners.add(listener);
+      return () => refusedListeners.delete(listener);
+    },
+    refused: () => Object.fromEntries([...refused].sort(([a], [b]) => a.localeCompare(b))),
+    forgetRefused() {
+      const symbols = [...refused.keys()].sort();
+      refused.clear();
+      return symbols;
     },
     state,
     symbols: () => [...wanted].sort(),
@@ -266,13 +373,28 @@ export function createOrderReportStream(options: StreamDeps): OrderReportStream 
     for (const subscription of subscriptions) for (const account of subscription.accounts) accounts.add(account);
     return accounts;
   };
-  const os = (accounts: Iterable<string>) => ({ type: 'os', accounts: [...accounts].map((id) => ({ id })) });
+  /** Accounts whose orders of the day were asked for once: later subscriptions (reconnects) ask for the working ones only. */
+  const snapshotTaken = new Set<string>();
+  // The documented form, as the official client sends it: one message per account.
+  const os = (accounts: Iterable<string>) =>
+    [...accounts].map((id) => {
+      const message = { type: 'os', account: { id }, snapshotOnlyActive: snapshotTaken.has(id) };
+      snapshotTaken.add(id);
+      return message;
+    });
 
   const status = createStatus(() => socket.state());
   const state = () => status.snapshot(wantedAccounts().size, reportsReceived, lastReportAt);
 
   const handleMessage = (message: unknown) => {
     if (!isRecord(message)) return;
+    // Errors come as {status:'ERROR', description}, with or without a `type`.
+    if (message.status === 'ERROR') {
+      const description = errorDescription(message);
+      logger.warn(`Primary order reports: the exchange answered ERROR: ${description}`);
+      status.setError(description);
+      return;
+    }
     if (isMessageType(message, 'or')) {
       const report = toOrderReportMessage(message, now);
       if (!report) {
@@ -285,19 +407,13 @@ export function createOrderReportStream(options: StreamDeps): OrderReportStream 
         if (!subscription.accounts.has(report.orderReport.accountId.id)) continue;
         notifyAll([subscription.listener], report, logger, 'order report');
       }
-      return;
-    }
-    if (message.type == null && message.status === 'ERROR') {
-      const description = errorDescription(message);
-      logger.warn(`Primary order reports: the exchange answered ERROR: ${description}`);
-      status.setError(description);
     }
   };
 
   const { socket, apply: subscribeWanted } = createSubscribedSocket(options, {
     name: 'order reports',
     wanted: wantedAccounts,
-    subscribeMessage: os,
+    subscribeMessages: os,
     // Accounts no longer wanted are filtered on delivery; they cost no reconnect.
     removed: 'keep',
     onMessage: handleMessage,

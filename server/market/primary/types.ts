@@ -37,7 +37,7 @@ export interface PrimaryClientOptions {
   now?: () => number;
   /** Reconnect delays; default 500 ms doubling up to 30 s. */
   backoff?: BackoffOptions;
-  /** Websocket ping period; default 30 s. A ping without a pong by the next one drops the socket. */
+  /** Websocket ping period; default 30 s. Two whole periods with no inbound frame at all (message, pong or ping) drop the socket. */
   pingIntervalMs?: number;
   /** Subscription changes within this window are applied together; default 100 ms. */
   debounceMs?: number;
@@ -45,6 +45,8 @@ export interface PrimaryClientOptions {
   entries?: readonly MarketDataEntry[];
   /** Book depth asked for in `smd`; default 5. */
   depth?: number;
+  /** Most products in one `smd` (the exchange may refuse a whole message for one product); default 50. */
+  maxSymbolsPerSmd?: number;
   /** Time limit of each REST call; default 15 s. */
   requestTimeoutMs?: number;
 }
@@ -54,7 +56,7 @@ export type PrimaryErrorCode =
   | 'auth_failed'
   /** A REST call was refused with 401 even after a fresh token. */
   | 'unauthorized'
-  /** Non-2xx other than 401. */
+  /** Non-2xx other than 401 (with the exchange's description when its body has one). */
   | 'http'
   /** HTTP 200 with {status:'ERROR', description}. */
   | 'api_error'
@@ -68,7 +70,7 @@ export class PrimaryError extends Error {
   readonly code: PrimaryErrorCode;
   /** HTTP status, when there was a response. */
   readonly status: number | null;
-  /** The exchange's own `description`, for api_error. */
+  /** The exchange's own `description`, for api_error (and http / unauthorized when the body carried one). */
   readonly description: string | null;
 
   constructor(code: PrimaryErrorCode, message: string, details: { status?: number; description?: string } = {}) {
@@ -105,8 +107,24 @@ export interface PrimaryInstrumentDetail {
   timesInForce?: string[] | null;
   instrumentPricePrecision?: number;
   instrumentSizePrecision?: number;
-  /** Shape not documented in the reference; passed through untouched. */
-  tickPriceRanges?: unknown;
+  /** Price ranges with their tick, keyed "0", "1", …; null on some instruments. */
+  tickPriceRanges?: PrimaryTickPriceRanges | null;
+}
+
+/** One price range of `tickPriceRanges`: prices from lowerLimit to upperLimit (null: no bound) move by `tick`. */
+export interface PrimaryTickPriceRange {
+  lowerLimit?: number | null;
+  upperLimit?: number | null;
+  tick: number;
+}
+
+/** `tickPriceRanges` as documented: {"0":{lowerLimit, upperLimit, tick}, …}. */
+export type PrimaryTickPriceRanges = Record<string, PrimaryTickPriceRange>;
+
+/** Trades of a span of days, both YYYY-MM-DD (the official client's dateFrom/dateTo). */
+export interface TradesRange {
+  dateFrom: string;
+  dateTo: string;
 }
 
 export interface PrimaryAccount {
@@ -201,6 +219,15 @@ export interface MarketDataStream {
   /** Returns a function that removes the listener. */
   onUpdate(listener: (update: MarketUpdate) => void): () => void;
   onState(listener: (status: StreamStatus) => void): () => void;
+  /**
+   * Called when the exchange refuses a symbol (it does not list it), and again whenever the
+   * refused symbol is subscribed later. A refused symbol is dropped from the wanted set.
+   */
+  onRefused(listener: (symbol: string, description: string) => void): () => void;
+  /** The refused symbols with the exchange's description. */
+  refused(): Record<string, string>;
+  /** Clears the refused list (a new instrument list); returns the symbols that were on it. */
+  forgetRefused(): string[];
   state(): StreamStatus;
   /** The wanted symbols, sorted. */
   symbols(): string[];
@@ -224,8 +251,8 @@ export interface PrimaryClient {
   accounts(): Promise<PrimaryAccount[]>;
   positions(account: string): Promise<PrimaryPosition[]>;
   marketDataSnapshot(symbol: string, entries?: readonly MarketDataEntry[], depth?: number): Promise<PrimarySnapshot>;
-  /** date is YYYY-MM-DD. */
-  trades(symbol: string, date: string): Promise<PrimaryTrade[]>;
+  /** One day (YYYY-MM-DD) or a span of days ({dateFrom, dateTo}, YYYY-MM-DD). */
+  trades(symbol: string, date: string | TradesRange): Promise<PrimaryTrade[]>;
   marketData: MarketDataStream;
   orderReports: OrderReportStream;
   /** Closes both sockets. */

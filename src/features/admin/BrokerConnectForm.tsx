@@ -1,5 +1,6 @@
 // Conectar una sesión de broker, on the Posiciones page: the paper broker (`sim://`, no
-// user nor password) or a Primary API URL with its user and password. The password goes with
+// user nor password) or a Primary API URL with its user and password, and optionally the
+// account (for a broker that does not list the user's accounts). The password goes with
 // the one request that connects (through the worker) and is emptied from the form as soon as
 // it leaves: it is stored nowhere. The server's refusal is shown under the form.
 import { useId, useState, type FormEvent } from 'react';
@@ -21,13 +22,14 @@ export function BrokerConnectForm({ onConnected }: { onConnected: (session: Brok
   const [url, setUrl] = useState(PAPER_BROKER_URL);
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
+  const [account, setAccount] = useState('');
   const connect = useConnectBrokerMutation();
   const paper = isPaperBroker(url);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     connect.mutate(
-      { url, username: paper ? '' : username, password: paper ? '' : password },
+      { url, username: paper ? '' : username, password: paper ? '' : password, account: paper ? '' : account },
       {
         onSuccess: (session) => {
           showToast(`Sesión conectada: ${session.accounts.length} cuenta${session.accounts.length === 1 ? '' : 's'}`, 'success');
@@ -73,6 +75,20 @@ export function BrokerConnectForm({ onConnected }: { onConnected: (session: Brok
             value={paper ? '' : password}
             onChange={(e) => setPassword(e.target.value)}
             disabled={paper}
+            autoComplete="off"
+          />
+        </div>
+        <div className="dialog__field">
+          <label className="dialog__label" htmlFor={`${id}-account`}>
+            Cuenta (si el broker no las lista)
+          </label>
+          <input
+            id={`${id}-account`}
+            value={paper ? '' : account}
+            onChange={(e) => setAccount(e.target.value)}
+            disabled={paper}
+            placeholder="REM2747"
+            maxLength={100}
             autoComplete="off"
           />
         </div>

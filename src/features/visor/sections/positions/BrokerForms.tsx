@@ -53,6 +53,8 @@ export interface BrokerChoice {
   url: string;
   username: string;
   password: string;
+  /** For a Primary API broker that does not list the user's accounts. */
+  account?: string;
 }
 
 export interface BrokerSettingsProps {
@@ -72,11 +74,16 @@ export function BrokerSettings({ url, username, busy, problem, disabledReason, o
   const [address, setAddress] = useState(url === PAPER_BROKER_URL ? '' : url);
   const [user, setUser] = useState(username);
   const [password, setPassword] = useState('');
+  const [account, setAccount] = useState('');
   const missing = primary && (address.trim() === '' || user.trim() === '' || password === '');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (missing || disabledReason != null) return;
-    onConnect(primary ? { url: address.trim(), username: user.trim(), password } : { url: PAPER_BROKER_URL, username: '', password: '' });
+    onConnect(
+      primary
+        ? { url: address.trim(), username: user.trim(), password, ...(account.trim() ? { account: account.trim() } : {}) }
+        : { url: PAPER_BROKER_URL, username: '', password: '' },
+    );
     setPassword('');
   };
   return (
@@ -105,6 +112,15 @@ export function BrokerSettings({ url, username, busy, problem, disabledReason, o
           <input id={`${id}-user`} autoComplete="off" value={user} onChange={(event) => setUser(event.target.value)} maxLength={200} />
           <label htmlFor={`${id}-password`}>Contraseña</label>
           <input id={`${id}-password`} type="password" autoComplete="off" value={password} onChange={(event) => setPassword(event.target.value)} />
+          <label htmlFor={`${id}-account`}>Cuenta (si el broker no las lista)</label>
+          <input
+            id={`${id}-account`}
+            autoComplete="off"
+            placeholder="REM2747"
+            value={account}
+            onChange={(event) => setAccount(event.target.value)}
+            maxLength={100}
+          />
         </div>
       )}
       <div className="vs-pos-broker__buttons">

@@ -77,13 +77,14 @@ export function useBrokerAccount(settings: PositionsSettings, enabled: boolean):
     async (password: string) => {
       setState((current) => (current.key === key ? { ...current, connecting: true, problem: null } : current));
       try {
-        const session = await connectBroker({ url: brokerUrl, username, password });
+        // The section's account goes along: a broker that does not list accounts is checked with it.
+        const session = await connectBroker({ url: brokerUrl, username, password, account });
         setState((current) => (current.key === key ? { ...current, session, connecting: false, problem: null } : current));
       } catch (error) {
         setState((current) => (current.key === key ? { ...current, connecting: false, problem: messageOf(error) } : current));
       }
     },
-    [brokerUrl, username, key],
+    [brokerUrl, username, account, key],
   );
 
   // The paper broker connects by itself (no password); once more if its session was gone.
