@@ -93,6 +93,27 @@ export interface ChartHistoryRecord {
   fetchedAt: number;
 }
 
+/**
+ * A workspace write made while the server could not be reached (issue 21): kept in order
+ * (`seq`) until the worker replays it. `key` names the write once and for all (a create
+ * sends it as the new visor's id), so a replay of a write the server did apply is recognised.
+ */
+export interface OutboxRecord {
+  seq?: number;
+  userId: string;
+  key: string;
+  /** workers/outbox.ts OutboxOp, stored as data. */
+  op: OutboxOpData;
+  /** Epoch ms of the edit. */
+  createdAt: number;
+}
+
+/** The stored shape of an outbox write (its type lives in workers/outbox.ts, checked where it is read). */
+export interface OutboxOpData {
+  kind: string;
+  [field: string]: unknown;
+}
+
 export const DB_NAME = 'visores';
 
 export class VisoresDb extends Dexie {
@@ -104,6 +125,7 @@ export class VisoresDb extends Dexie {
   recentVisores!: Table<RecentVisorRecord, [string, string]>;
   visorDrafts!: Table<VisorDraftRecord, [string, string]>;
   chartHistory!: Table<ChartHistoryRecord, [string, string]>;
+  outbox!: EntityTable<OutboxRecord, 'seq'>;
 
   constructor(name = DB_NAME) {
     super(name);
@@ -120,6 +142,8 @@ export class VisoresDb extends Dexie {
     this.version(5).stores({ visorDrafts: '[userId+visor_id], userId' });
     // Issue 19: charts' history per symbol and request (a new store: the others keep their data).
     this.version(6).stores({ chartHistory: '[symbol+key], fetchedAt' });
+    // Issue 21: workspace writes made offline, replayed in order (a new store: the others keep their data).
+    this.version(7).stores({ outbox: '++seq, userId' });
   }
 }
 
