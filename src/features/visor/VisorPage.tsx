@@ -14,7 +14,7 @@ import { showToast } from '../../ui/toast';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { errorMessage } from '../workspace/workerCalls';
 import { VisorScreen } from './VisorScreen';
-import { OFFLINE_REASON, useOnline } from './useOnline';
+import { NEEDS_SERVER_REASON, useOnline } from '../../data/offline';
 import './visor.css';
 
 export const VISOR_NOT_FOUND = 'Este visor no existe o no es público';
@@ -138,7 +138,8 @@ function OpenVisor({ record, owner, editMode, offline }: { record: VisorRecord; 
       record={record}
       owner={owner}
       editMode={editMode}
-      disabledReason={offline ? OFFLINE_REASON : null}
+      disabledReason={null}
+      serverReason={offline ? NEEDS_SERVER_REASON : null}
       busy={busy}
       onTogglePublic={togglePublic}
       onClone={clone}
