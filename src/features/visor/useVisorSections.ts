@@ -106,12 +106,14 @@ export function useVisorSections(visorId: string, userId: string | null, server:
     [userId, visorId, editor],
   );
 
-  /** A newer version from Dexie (another tab, a re-read): taken, with this tab's unsaved change merged in. */
+  /** A newer version from Dexie (another tab, a re-read, an offline change): taken, with this tab's unsaved change merged in. */
   const reconcile = useCallback(
     (next: ServerSections | null) => {
       if (!next || inFlight.current) return;
       const current = base.current;
-      if (current && next.version <= current.version) return;
+      // The same version with other sections: another tab's change kept offline by the worker's
+      // outbox (issue 21), applied to the cache before the server has it.
+      if (current && (next.version < current.version || (next.version === current.version && sameJson(next.secciones, current.sections)))) return;
       base.current = { sections: next.secciones, version: next.version };
       if (!current || draftRef.current == null) {
         setBoth(next.secciones);
