@@ -220,3 +220,94 @@ test('an offline rename, favourite and section move reach the server once each w
   }
   await context.close();
 });
+
+const DOLLAR = 'DLR/DIC26';
+const quoteRow = (page: Page, symbol: string) => page.getByRole('row').and(page.locator(`[data-symbol="${symbol}"]`));
+
+/** The row shows a live price (not the cached one), and it moves while we watch. */
+async function expectLivePrices(page: Page, symbol: string): Promise<void> {
+  await expect(quoteRow(page, symbol)).toHaveAttribute('data-stale', 'false', { timeout: 30_000 });
+  const volume = quoteRow(page, symbol).getByRole('cell').nth(4);
+  const first = await volume.textContent();
+  await expect(volume).not.toHaveText(first ?? '', { timeout: 20_000 });
+}
+
+test('a connection that drops every few seconds while the user edits and watches quotes ends with the server equal to the edits, sockets live, quotes current, no storm of errors', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const visorId = await seed('Intermitente', 'Con cortes');
+  const context = await browser.newContext({ baseURL: proxy.url, viewport: { width: 1400, height: 900 } });
+  const editor = await signedIn(context);
+  await editor.goto(`/visor/${visorId}/edit`);
+  await expect(section(editor, 'Uno')).toBeVisible();
+  const board = await context.newPage();
+  await board.goto(`/test?simbolos=${encodeURIComponent(DOLLAR)}`);
+  await expectLivePrices(board, DOLLAR);
+  const consoleErrors: string[] = [];
+  for (const page of [editor, board]) page.on('console', (message) => void (message.type() === 'error' && consoleErrors.push(message.text())));
+
+  let title = 'Uno';
+  let fav = false;
+  let folder = 'Intermitente';
+  const DROPS = 6;
+  for (let cycle = 0; cycle < DROPS; cycle++) {
+    proxy.down();
+    // Edits while the network is gone: a section renamed, the favourite flipped every other time.
+    const next = `Uno ${cycle}`;
+    const input = section(editor, title).getByRole('textbox', { name: 'Título de la sección' });
+    await input.fill(next);
+    await input.press('Enter');
+    await expect(section(editor, next)).toBeVisible();
+    title = next;
+    if (cycle % 2 === 0) {
+      await editor.getByRole('button', { name: fav ? 'Remover Favorito' : 'Agregar a Favoritos' }).click();
+      fav = !fav;
+      await expect(editor.getByRole('button', { name: fav ? 'Remover Favorito' : 'Agregar a Favoritos' })).toBeVisible();
+    }
+    await editor.waitForTimeout(2000);
+    proxy.up();
+    // And while it is back, racing the replay: the folder renamed every third time.
+    if (cycle % 3 === 1) {
+      const renamed = `Intermitente ${cycle}`;
+      await rowAction(workspaceTree(editor), folder, 'Editar');
+      const dialog = editor.getByRole('dialog', { name: 'Carpeta' });
+      await dialog.getByPlaceholder('Título de la carpeta').fill(renamed);
+      await dialog.getByRole('button', { name: 'Guardar' }).click();
+      await expect(dialog).toBeHidden();
+      folder = renamed;
+    }
+    await editor.waitForTimeout(2500);
+  }
+
+  // The network stays: every edit reaches the server, as made.
+  for (const page of [editor, board]) await expect(page.getByRole('status').filter({ hasText: /^Sin conexión|^Enviando/ })).toHaveCount(0, { timeout: 30_000 });
+  await expect.poll(async () => (await readVisor(visorId)).secciones.find((item) => item.id === 's1')?.title, { timeout: 30_000 }).toBe(title);
+  expect((await readVisor(visorId)).fav).toBe(fav);
+  expect((await readTree()).data.filter((node) => node.name === folder)).toHaveLength(1);
+  await expect(editor.getByRole('button', { name: fav ? 'Remover Favorito' : 'Agregar a Favoritos' })).toBeVisible();
+  await expect(row(workspaceTree(board), folder)).toBeVisible();
+
+  // The market socket is live again with the board's symbol, and the quotes are current.
+  const admin = await api('POST', '/api/login', { username: 'admin', password: 'admin1234' }, null);
+  await expect
+    .poll(async () => {
+      const sockets = (await api('GET', '/api/admin/market/sockets', undefined, admin.token as string)).data as {
+        user: { username: string };
+        symbols: string[];
+      }[];
+      return sockets.filter((socket) => socket.user.username === DEMO.username).flatMap((socket) => socket.symbols);
+    })
+    .toContain(DOLLAR);
+  await expectLivePrices(board, DOLLAR);
+
+  // No storm: a few lines per drop in the worker's event log and the console, not one per retry.
+  await board.getByText('Registro de eventos').click();
+  const entries = board.getByRole('list', { name: 'Eventos' }).getByRole('listitem');
+  await expect(entries.first()).toBeVisible();
+  const lines = await entries.allTextContents();
+  console.log(`event log: ${lines.length} entries\n${lines.join('\n')}\nconsole errors: ${consoleErrors.length}\n${consoleErrors.join('\n')}`);
+  expect(lines.length).toBeLessThanOrEqual(DROPS * 4);
+  expect(consoleErrors.length).toBeLessThanOrEqual(DROPS);
+  await context.close();
+});
