@@ -42,10 +42,20 @@ export interface FolderTreeRecord {
 }
 
 /** A visor as the server answered it, cached for the user who read it: their own, or another user's public one (its public fields). */
-export type VisorRecord = ReadVisor & { userId: string };
+export type VisorRecord = ReadVisor & { userId: string } & LocalRevision;
 
 /** One of the user's own visores, cached. */
-export type OwnVisorRecord = Visor & { userId: string };
+export type OwnVisorRecord = Visor & { userId: string } & LocalRevision;
+
+/**
+ * Issue 21: bumped by every offline change of the visor's sections applied to the cache (the
+ * outbox's), which keeps the server's version: a tab takes a record of the same version and a
+ * higher `localRev` as newer, and never an older one it may still be handed. A record read
+ * from the server has none (0).
+ */
+export interface LocalRevision {
+  localRev?: number;
+}
 
 /** The user's favourites as GET getFavs answers them. */
 export interface FavouritesRecord {

@@ -130,7 +130,7 @@ export function createOutbox({ db, now, newKey = () => crypto.randomUUID() }: { 
           if (own) await putVisor({ ...own, public: op.value });
           return;
         case 'secciones':
-          if (own) await putVisor({ ...own, secciones: op.sections });
+          if (own) await db.visores.put({ ...own, secciones: op.sections, localRev: (own.localRev ?? 0) + 1 });
           return;
       }
       favourites.folders = favouriteFolders(nodes);

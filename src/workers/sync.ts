@@ -23,7 +23,7 @@ import {
   type ReadVisor,
   type Visor,
 } from '../protocol/workspace';
-import type { VisoresDb } from '../shared/db';
+import type { LocalRevision, VisoresDb } from '../shared/db';
 import { ApiError, attempt, NOT_SIGNED_IN_MESSAGE, type Result } from '../shared/errors';
 import type { HttpClient } from '../shared/http';
 import type { WorkerSession } from './api';
@@ -58,7 +58,8 @@ export interface SeccionesSave {
  * the newer sections (they touched different sections); `server-won` after a 412 whose newer
  * sections changed the same sections as this tab (`clashes`): nothing was saved.
  */
-export type SeccionesSaveAnswer = { visor: Visor; outcome: 'saved' | 'merged' } | { visor: Visor; outcome: 'server-won'; clashes: string[] };
+export type SeccionesSaveAnswer =
+  { visor: Visor & LocalRevision; outcome: 'saved' | 'merged' } | { visor: Visor & LocalRevision; outcome: 'server-won'; clashes: string[] };
 
 /** Title, emoji and colour of a visor, as the server takes them to create or update one. */
 export type VisorFields = z.input<typeof UpdateVisorRequest>;
@@ -158,7 +159,7 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
     return optimistic();
   }
 
-  const cachedOwnVisor = async (userId: string, visorId: string): Promise<Visor> => {
+  const cachedOwnVisor = async (userId: string, visorId: string): Promise<Visor & LocalRevision> => {
     const record = await db.visores.get([userId, visorId]);
     if (!record || !isOwnVisor(record)) throw new ApiError({ code: 'not_found', message: 'El visor no está guardado en este navegador', status: 0 });
     const { userId: _owner, ...visor } = record;

@@ -311,3 +311,32 @@ test('a connection that drops every few seconds while the user edits and watches
   expect(consoleErrors.length).toBeLessThanOrEqual(DROPS);
   await context.close();
 });
+
+test('with the server unreachable and a token stored, the app starts with the last signed-in user; a 401 once it answers signs out', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const context = await browser.newContext({ baseURL: proxy.url });
+  const page = await signedIn(context);
+  await expect(row(workspaceTree(page), 'Viaje largo')).toBeVisible();
+  const stored = await page.evaluate(() => localStorage.getItem('visores.token'));
+
+  // The network gone; the page itself still loads (as the service worker will serve the shell:
+  // here Playwright hands the page's files over from the server directly), its API calls fail.
+  proxy.down();
+  await page.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/ws/')) return route.abort('internetdisconnected');
+    return route.fulfill({ response: await route.fetch({ url: `${server.url}${url.pathname}${url.search}` }) });
+  });
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await expect(banner(page)).toBeVisible();
+  await expect(row(workspaceTree(page), 'Viaje largo')).toBeVisible();
+
+  // The session ended elsewhere meanwhile: the server refuses the token as soon as it answers.
+  await api('POST', '/api/logout', { log: 'fin' }, stored);
+  await page.unroute('**/*');
+  proxy.up();
+  await expect(page).toHaveURL(/\/auth\/signin/, { timeout: 30_000 });
+  expect(await page.evaluate(() => localStorage.getItem('visores.token'))).toBeNull();
+  await context.close();
+});
