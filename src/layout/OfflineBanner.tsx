@@ -6,6 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { useRevalidator } from 'react-router-dom';
 import { clockTime, useConnection } from '../data/offline';
+import { followConnection } from '../data/queries/client';
 import { onWorkerNotice } from '../data/store';
 import { showToast } from '../ui/toast';
 
@@ -23,6 +24,7 @@ export function OfflineBanner() {
   useEffect(() => onWorkerNotice((text) => showToast(text, 'warning')), []);
 
   useEffect(() => {
+    followConnection(status.online);
     if (!status.online) wasOffline.current = true;
     else if (wasOffline.current) {
       wasOffline.current = false;
