@@ -113,6 +113,11 @@ function OpenVisor({ record, owner, editMode, offline }: { record: VisorRecord; 
         return;
       }
       const link = new URL(paths['visor-modo-publico'](visorId), window.location.origin).href;
+      if (offline) {
+        // Kept by the worker's outbox (issue 21): the link works once the server has it.
+        showToast(`El visor será público al volver la conexión. Enlace: ${link}`, 'success');
+        return;
+      }
       try {
         await navigator.clipboard.writeText(link);
         showToast(`El visor es público. Enlace copiado: ${link}`, 'success');
