@@ -340,3 +340,50 @@ test('with the server unreachable and a token stored, the app starts with the la
   expect(await page.evaluate(() => localStorage.getItem('visores.token'))).toBeNull();
   await context.close();
 });
+
+test('the outbox outlives every tab: a new tab’s worker replays it; a change the server refuses is dropped with a toast saying why, the rest applied', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const kept = await seed('Cierre', 'Se guarda');
+  const refused = await seed('Cierre 2', 'Se borra');
+  const context = await browser.newContext({ baseURL: proxy.url, viewport: { width: 1400, height: 900 } });
+  const page = await signedIn(context);
+  await page.goto(`/visor/${kept}/edit`);
+  await expect(section(page, 'Uno')).toBeVisible();
+
+  proxy.down();
+  await expect(banner(page)).toBeVisible();
+  await page.getByRole('button', { name: 'Agregar a Favoritos' }).click();
+  await rowAction(workspaceTree(page), 'Se borra', 'Editar');
+  const dialog = page.getByRole('dialog', { name: 'Visor' });
+  await dialog.getByPlaceholder('Título del visor').fill('Renombrado sin red');
+  await dialog.getByRole('button', { name: 'Guardar' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(banner(page)).toContainText('2 cambios se enviarán al volver la conexión');
+  // Meanwhile another device deletes the visor renamed here.
+  await api('DELETE', `/api/visores/${refused}`);
+
+  // Every tab closed: the data worker ends with them.
+  await page.close();
+  const next = await context.newPage();
+  await next.route('**/*', async (route) => {
+    const url = new URL(route.request().url());
+    if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/ws/')) return route.abort('internetdisconnected');
+    return route.fulfill({ response: await route.fetch({ url: `${server.url}${url.pathname}${url.search}` }) });
+  });
+  await next.goto('/');
+  await expect(banner(next)).toContainText('2 cambios se enviarán al volver la conexión');
+  expect((await readVisor(kept)).fav).toBe(false);
+
+  await next.unroute('**/*');
+  proxy.up();
+  await expect(next.getByText('No se guardó un cambio hecho sin conexión (cambiar el visor «Renombrado sin red»): El visor no existe')).toBeVisible({
+    timeout: 30_000,
+  });
+  await expect.poll(async () => (await readVisor(kept)).fav).toBe(true);
+  await expect(next.getByRole('status').filter({ hasText: /^Sin conexión|^Enviando/ })).toHaveCount(0);
+  await expect(row(workspaceTree(next), 'Se guarda')).toBeVisible();
+  await expect(row(workspaceTree(next), 'Renombrado sin red')).toHaveCount(0);
+  await context.close();
+});
