@@ -248,17 +248,30 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       actor: Actor,
       input: { title: string; emoji: string; color: string; folder_id?: string | null | undefined; visor_id?: string | undefined },
     ): Promise<{ visor: Visor; workspace: WorkspaceState }> {
-      const { row, workspace, created } = await db.transaction().execute(async (trx) => {
-        if (input.visor_id !== undefined) {
-          // A create sent again (its first answer lost): the visor it made, as it is now.
-          const existing = await trx.selectFrom('visores').selectAll().where('id', '=', input.visor_id).executeTakeFirst();
-          if (existing && existing.owner !== actor.user.id) throw new ConflictError(WORKSPACE_MESSAGES.visorIdTaken);
-          if (existing) return { row: existing, workspace: await stateOf(trx, actor.user.id), created: false };
-        }
-        const fields = { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: [] };
-        const inserted = await insertVisor(trx, actor.user, fields, input.folder_id, input.visor_id);
-        return { row: inserted, workspace: await stateOf(trx, actor.user.id), created: true };
-      });
+      const create = () =>
+        db.transaction().execute(async (trx) => {
+          if (input.visor_id !== undefined) {
+            // A create sent again (its first answer lost): the visor it made, as it is now.
+            const existing = await trx.selectFrom('visores').selectAll().where('id', '=', input.visor_id).executeTakeFirst();
+            if (existing && existing.owner !== actor.user.id) throw new ConflictError(WORKSPACE_MESSAGES.visorIdTaken);
+            if (existing) return { row: existing, workspace: await stateOf(trx, actor.user.id), created: false };
+          }
+          const fields = { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: [] };
+          const inserted = await insertVisor(trx, actor.user, fields, input.folder_id, input.visor_id);
+          return { row: inserted, workspace: await stateOf(trx, actor.user.id), created: true };
+        });
+      let outcome: Awaited<ReturnType<typeof create>>;
+      try {
+        outcome = await create();
+      } catch (error) {
+        // The same create sent twice at once: the other one inserted the id first. Asked again,
+        // it finds that visor (or refuses another user's id).
+        if (input.visor_id === undefined || error instanceof ConflictError) throw error;
+        const taken = await db.selectFrom('visores').select('id').where('id', '=', input.visor_id).executeTakeFirst();
+        if (!taken) throw error;
+        outcome = await create();
+      }
+      const { row, workspace, created } = outcome;
       if (created) await record(actor, 'visor_create', { visor_id: row.id, title: row.title, folder_id: input.folder_id });
       return { visor: toVisor(row), workspace };
     },

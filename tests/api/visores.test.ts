@@ -174,6 +174,16 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       expect(expectErrorResponse(await user.api.post(path, { title: 'x', visor_id: 'NO-HEX' }), 400)).toContain('visor_id');
     });
 
+    it('makes one visor when the same create arrives twice at once', async () => {
+      const user = await createUser(server, admin.token);
+      const visorId = 'cd'.repeat(16);
+      const path = `/api/visores/${user.user._id}/new`;
+      const answers = await Promise.all([1, 2, 3].map(() => user.api.post(path, { title: 'A la vez', folder_id: null, visor_id: visorId })));
+      for (const answer of answers) expect(expectBody(answer, NewVisorResponse).data.id_visor).toBe(visorId);
+      expect((await listVisores(user)).map((visor) => visor.visor_id)).toEqual([visorId]);
+      expect(leavesOf((await readTree(user)).nodes).map((node) => node.visor_id)).toEqual([visorId]);
+    });
+
     it('refuses a malformed folder_id with 400', async () => {
       const user = await createUser(server, admin.token);
       const message = expectErrorResponse(await user.api.post(`/api/visores/${user.user._id}/new`, { title: 'x', folder_id: 'a b' }), 400);
