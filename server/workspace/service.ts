@@ -29,7 +29,7 @@ import { appendNode, favouriteFolders, leafOfVisor, mapVisorLeaves, treeProblem,
 import type { Db, Dialect } from '../db/index.js';
 import type { OperatorLogRepo } from '../db/operatorLog.js';
 import type { Database, UserRow, VisorRow } from '../db/schema.js';
-import { ForbiddenError, InvalidError, NotFoundError, StaleError, VersionRequiredError } from '../errors.js';
+import { ConflictError, ForbiddenError, InvalidError, NotFoundError, StaleError, VersionRequiredError } from '../errors.js';
 import { treeStore } from './treeStore.js';
 
 export const WORKSPACE_MESSAGES = {
@@ -37,6 +37,7 @@ export const WORKSPACE_MESSAGES = {
   notOwner: 'Solo el dueño puede modificar este visor',
   folderNotFound: (id: string) => `La carpeta ${id} no existe`,
   notYourVisor: (id: string) => `El visor ${id} no existe o no es suyo`,
+  visorIdTaken: 'Ese identificador de visor ya está en uso',
   staleTree: 'El árbol de carpetas cambió en otra pestaña o dispositivo. Recárguelo y vuelva a intentar.',
   deleteNeedsVersion: 'Para borrar visores, guarde el árbol con If-Match: la versión que leyó',
 } as const;
@@ -153,10 +154,11 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
     owner: UserRow,
     fields: { title: string; emoji: string; color: string; secciones: Section[] },
     placeIn: string | null | undefined,
+    visorId: string = newVisorId(),
   ): Promise<VisorRow> {
     const at = now();
     const row: VisorRow = {
-      id: newVisorId(),
+      id: visorId,
       owner: owner.id,
       title: fields.title,
       emoji: fields.emoji,
@@ -244,14 +246,33 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
 
     async createVisor(
       actor: Actor,
-      input: { title: string; emoji: string; color: string; folder_id?: string | null | undefined },
+      input: { title: string; emoji: string; color: string; folder_id?: string | null | undefined; visor_id?: string | undefined },
     ): Promise<{ visor: Visor; workspace: WorkspaceState }> {
-      const { row, workspace } = await db.transaction().execute(async (trx) => {
-        const fields = { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: [] };
-        const inserted = await insertVisor(trx, actor.user, fields, input.folder_id);
-        return { row: inserted, workspace: await stateOf(trx, actor.user.id) };
-      });
-      await record(actor, 'visor_create', { visor_id: row.id, title: row.title, folder_id: input.folder_id });
+      const create = () =>
+        db.transaction().execute(async (trx) => {
+          if (input.visor_id !== undefined) {
+            // A create sent again (its first answer lost): the visor it made, as it is now.
+            const existing = await trx.selectFrom('visores').selectAll().where('id', '=', input.visor_id).executeTakeFirst();
+            if (existing && existing.owner !== actor.user.id) throw new ConflictError(WORKSPACE_MESSAGES.visorIdTaken);
+            if (existing) return { row: existing, workspace: await stateOf(trx, actor.user.id), created: false };
+          }
+          const fields = { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: [] };
+          const inserted = await insertVisor(trx, actor.user, fields, input.folder_id, input.visor_id);
+          return { row: inserted, workspace: await stateOf(trx, actor.user.id), created: true };
+        });
+      let outcome: Awaited<ReturnType<typeof create>>;
+      try {
+        outcome = await create();
+      } catch (error) {
+        // The same create sent twice at once: the other one inserted the id first. Asked again,
+        // it finds that visor (or refuses another user's id).
+        if (input.visor_id === undefined || error instanceof ConflictError) throw error;
+        const taken = await db.selectFrom('visores').select('id').where('id', '=', input.visor_id).executeTakeFirst();
+        if (!taken) throw error;
+        outcome = await create();
+      }
+      const { row, workspace, created } = outcome;
+      if (created) await record(actor, 'visor_create', { visor_id: row.id, title: row.title, folder_id: input.folder_id });
       return { visor: toVisor(row), workspace };
     },
 

@@ -61,6 +61,19 @@ function lastKnownUser(): PublicUser | null {
 let inflight: { token: string; promise: Promise<PublicUser | null> } | null = null;
 
 /**
+ * How long the token check waits for the server before the app starts offline with the last
+ * confirmed user (issue 21): a network that drops packets rather than refusing must not hold
+ * the start up. The server still judges the token as soon as it answers.
+ */
+export const CHECK_TOKEN_TIMEOUT_MS = 5000;
+
+/** No answer: offline, refused, a proxy's 502/503/504, or the check ran out of time. */
+function noAnswer(error: unknown): boolean {
+  if (error instanceof ApiError) return error.isNetwork;
+  return error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError');
+}
+
+/**
  * Checks the stored token with the server. Returns the user, or null after removing a
  * token the server refused. Concurrent checks of one navigation share one request.
  * When the server cannot be reached the last confirmed user is returned: the app must
@@ -70,13 +83,14 @@ export function checkSession(): Promise<PublicUser | null> {
   const token = getToken();
   if (!token) return Promise.resolve(null);
   if (inflight?.token === token) return inflight.promise;
-  const promise = apiRequest('/checkToken', { method: 'POST', body: { token }, schema: CheckTokenResponse })
+  const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(CHECK_TOKEN_TIMEOUT_MS) : undefined;
+  const promise = apiRequest('/checkToken', { method: 'POST', body: { token }, schema: CheckTokenResponse, ...(signal ? { signal } : {}) })
     .then((response) => {
       remember(token, response.user);
       return response.user;
     })
     .catch((error: unknown) => {
-      if (error instanceof ApiError && error.isNetwork) return lastKnownUser();
+      if (noAnswer(error)) return lastKnownUser();
       clearSession();
       return null;
     })

@@ -5,10 +5,10 @@ import { atom, createStore, useAtomValue } from 'jotai';
 import { atomFamily } from 'jotai-family';
 import { parseYyyymmdd } from '../lib/calendar';
 import type { Quote } from '../lib/quote';
-import type { CachedPositions, Fill, MarketStatus, PositionsStatus, TabMessage } from '../workers/api';
+import type { CachedPositions, Fill, MarketStatus, OfflineStatus, PositionsStatus, TabMessage } from '../workers/api';
 
 /** The worker's states as the tab's screens read them (features do not import the worker). */
-export type { CachedPositions, Fill, MarketStatus, PositionsStatus };
+export type { CachedPositions, Fill, MarketStatus, OfflineStatus, PositionsStatus };
 import type { QuoteRecord } from '../shared/db';
 
 export interface QuoteState {
@@ -31,6 +31,17 @@ export const fillsAtom = atomFamily((_account: string) => atom<Fill[] | null>(nu
 
 export const positionsStatusAtom = atom<PositionsStatus>({ state: 'idle', lastError: null, authenticated: false });
 
+/** Whether the worker reaches the server, since when not, and its pending offline writes (issue 21). */
+export const offlineStatusAtom = atom<OfflineStatus>({ online: true, since: null, pending: 0 });
+
+const noticeListeners = new Set<(text: string) => void>();
+
+/** Called with each notice the worker posts (the layout shows it as a toast). */
+export function onWorkerNotice(listener: (text: string) => void): () => void {
+  noticeListeners.add(listener);
+  return () => noticeListeners.delete(listener);
+}
+
 /** Writes what the worker posted on this tab's port. */
 export function applyTabMessage(message: TabMessage): void {
   switch (message.type) {
@@ -48,6 +59,12 @@ export function applyTabMessage(message: TabMessage): void {
       return;
     case 'ticks':
       applyTicks(message.quotes);
+      return;
+    case 'offline-status':
+      dataStore.set(offlineStatusAtom, message.status);
+      return;
+    case 'notice':
+      for (const listener of noticeListeners) listener(message.text);
       return;
   }
 }
@@ -100,6 +117,10 @@ export function seedPositions(account: string, snapshot: CachedPositions | null,
   if (snapshot && (shown == null || Date.parse(snapshot.as_of) >= Date.parse(shown.as_of))) dataStore.set(positionsAtom(account), snapshot);
   const listed = dataStore.get(fillsAtom(account));
   if (fills && (listed == null || fills.length >= listed.length)) dataStore.set(fillsAtom(account), fills);
+}
+
+export function useOfflineStatus(): OfflineStatus {
+  return useAtomValue(offlineStatusAtom, { store: dataStore });
 }
 
 export function usePositionsStatus(): PositionsStatus {

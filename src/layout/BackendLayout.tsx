@@ -3,6 +3,7 @@ import { Outlet, useNavigation } from 'react-router-dom';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
 import { Footer } from './Footer';
+import { OfflineBanner } from './OfflineBanner';
 import { SettingsPanel } from '../features/appearance/SettingsPanel';
 import { appearanceStore, layoutOptionsAtom, useAtomValue } from '../features/appearance/appearance';
 import { useManifestShortcuts } from '../data/manifestLink';
@@ -40,6 +41,7 @@ export function BackendLayout() {
       <div className="side-overlay" onClick={() => setSidebarOpen(false)} aria-hidden="true" />
       <div className="backend-main">
         <Header onToggleSidebar={() => setSidebarOpen((open) => !open)} />
+        <OfflineBanner />
         <main className="backend-content" id="main-content">
           {layout.pageLoader && loading && (
             <div className="page-loader" role="status" aria-label="Cargando">

@@ -5,6 +5,7 @@ import { signOut } from '../data/session';
 import { paths } from '../lib/paths';
 import { Icon } from '../ui/Icon';
 import { SearchOverlay } from './SearchOverlay';
+import { useNeedsServerReason } from '../data/offline';
 import { appearanceStore, layoutOptionsAtom, settingsPanelOpenAtom, useAtom } from '../features/appearance/appearance';
 
 export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
@@ -12,6 +13,8 @@ export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
   const navigate = useNavigate();
   const [menuOpen, setMenuOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
+  // The search asks the server (issue 21: off, saying why, while it cannot be reached).
+  const searchOff = useNeedsServerReason();
   const [layout, setLayout] = useAtom(layoutOptionsAtom, appearanceStore);
   const [settingsOpen, setSettingsOpen] = useAtom(settingsPanelOpenAtom, appearanceStore);
   const menuRef = useRef<HTMLDivElement>(null);
@@ -56,7 +59,14 @@ export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
         Visores
       </Link>
       <div className="header__spacer" />
-      <button type="button" className="icon-button" onClick={() => setSearchOpen(true)} aria-label="Buscar">
+      <button
+        type="button"
+        className="icon-button"
+        onClick={() => setSearchOpen(true)}
+        aria-label="Buscar"
+        disabled={searchOff != null}
+        title={searchOff ?? 'Buscar'}
+      >
         <Icon name="search" />
       </button>
       <button type="button" className="icon-button" onClick={() => setSettingsOpen(!settingsOpen)} aria-label="Apariencia" aria-expanded={settingsOpen}>
@@ -83,7 +93,7 @@ export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
           </div>
         )}
       </div>
-      {searchOpen && <SearchOverlay onClose={() => setSearchOpen(false)} />}
+      {searchOpen && searchOff == null && <SearchOverlay onClose={() => setSearchOpen(false)} />}
     </header>
   );
 }

@@ -346,6 +346,16 @@ export const NewVisorRequest = z.strictObject({
    * or null for the root. Absent: not placed (the client places it with a tree save).
    */
   folder_id: FolderId.nullable().optional(),
+  /**
+   * The new visor's id, chosen by the client (32 lowercase hex digits, 128 random bits) so a
+   * create sent again (an offline edit replayed after its first answer was lost, issue 21)
+   * makes one visor: an id the caller already has answers that visor as it is. Absent: the
+   * server chooses.
+   */
+  visor_id: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, 'visor_id debe tener 32 dígitos hexadecimales en minúscula')
+    .optional(),
 });
 
 export const UpdateVisorRequest = z.strictObject({

@@ -1,11 +1,11 @@
-// Dexie schema upgrades keep what a browser already holds (issue 19 adds version 6).
+// Dexie schema upgrades keep what a browser already holds (issue 19 adds version 6, issue 21 version 7).
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { describe, expect, it } from 'vitest';
 import { VisoresDb } from './db';
 
 describe('VisoresDb', () => {
-  it('opens a version 5 database at version 6 with its records kept and an empty chartHistory', async () => {
+  it('opens a version 5 database at the current version with its records kept and empty chartHistory and outbox', async () => {
     const name = `upgrade-${crypto.randomUUID()}`;
     const old = new Dexie(name);
     old.version(3).stores({ quotes: 'symbol', recentEmojis: '++id', folderTrees: 'userId', visores: '[userId+visor_id], userId', favourites: 'userId' });
@@ -17,10 +17,11 @@ describe('VisoresDb', () => {
 
     const db = new VisoresDb(name);
     await db.open();
-    expect(db.verno).toBe(6);
+    expect(db.verno).toBe(7);
     expect(await db.quotes.get('DLR/DIC26')).toMatchObject({ md: { OP: 1450 } });
     expect(await db.visorDrafts.get(['u1', 'v1'])).toBeDefined();
     expect(await db.chartHistory.count()).toBe(0);
+    expect(await db.outbox.count()).toBe(0);
     await db.chartHistory.put({ symbol: 'BYMA:AL30', key: 'daily:66', candles: [], fetchedAt: 1 });
     expect(await db.chartHistory.get(['BYMA:AL30', 'daily:66'])).toMatchObject({ fetchedAt: 1 });
     db.close();

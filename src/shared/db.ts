@@ -42,10 +42,20 @@ export interface FolderTreeRecord {
 }
 
 /** A visor as the server answered it, cached for the user who read it: their own, or another user's public one (its public fields). */
-export type VisorRecord = ReadVisor & { userId: string };
+export type VisorRecord = ReadVisor & { userId: string } & LocalRevision;
 
 /** One of the user's own visores, cached. */
-export type OwnVisorRecord = Visor & { userId: string };
+export type OwnVisorRecord = Visor & { userId: string } & LocalRevision;
+
+/**
+ * Issue 21: bumped by every offline change of the visor's sections applied to the cache (the
+ * outbox's), which keeps the server's version: a tab takes a record of the same version and a
+ * higher `localRev` as newer, and never an older one it may still be handed. A record read
+ * from the server has none (0).
+ */
+export interface LocalRevision {
+  localRev?: number;
+}
 
 /** The user's favourites as GET getFavs answers them. */
 export interface FavouritesRecord {
@@ -93,6 +103,27 @@ export interface ChartHistoryRecord {
   fetchedAt: number;
 }
 
+/**
+ * A workspace write made while the server could not be reached (issue 21): kept in order
+ * (`seq`) until the worker replays it. `key` names the write once and for all (a create
+ * sends it as the new visor's id), so a replay of a write the server did apply is recognised.
+ */
+export interface OutboxRecord {
+  seq?: number;
+  userId: string;
+  key: string;
+  /** workers/outbox.ts OutboxOp, stored as data. */
+  op: OutboxOpData;
+  /** Epoch ms of the edit. */
+  createdAt: number;
+}
+
+/** The stored shape of an outbox write (its type lives in workers/outbox.ts, checked where it is read). */
+export interface OutboxOpData {
+  kind: string;
+  [field: string]: unknown;
+}
+
 export const DB_NAME = 'visores';
 
 export class VisoresDb extends Dexie {
@@ -104,6 +135,7 @@ export class VisoresDb extends Dexie {
   recentVisores!: Table<RecentVisorRecord, [string, string]>;
   visorDrafts!: Table<VisorDraftRecord, [string, string]>;
   chartHistory!: Table<ChartHistoryRecord, [string, string]>;
+  outbox!: EntityTable<OutboxRecord, 'seq'>;
 
   constructor(name = DB_NAME) {
     super(name);
@@ -120,6 +152,8 @@ export class VisoresDb extends Dexie {
     this.version(5).stores({ visorDrafts: '[userId+visor_id], userId' });
     // Issue 19: charts' history per symbol and request (a new store: the others keep their data).
     this.version(6).stores({ chartHistory: '[symbol+key], fetchedAt' });
+    // Issue 21: workspace writes made offline, replayed in order (a new store: the others keep their data).
+    this.version(7).stores({ outbox: '++seq, userId' });
   }
 }
 

@@ -47,6 +47,15 @@ export interface MarketStatus {
   user: SocketUser | null;
 }
 
+/** Whether the worker reaches the server (issue 21), since when not, and the writes its outbox holds. */
+export interface OfflineStatus {
+  online: boolean;
+  /** Epoch ms since when the server could not be reached; null while online. */
+  since: number | null;
+  /** Workspace writes kept until the server has them. */
+  pending: number;
+}
+
 /** What the worker posts on a tab's port. */
 export type TabMessage =
   /** The latest state of every symbol of the tab that changed since its last batch. */
@@ -56,7 +65,10 @@ export type TabMessage =
   | { type: 'positions'; account: string; snapshot: CachedPositions | null }
   | { type: 'positions-status'; status: PositionsStatus }
   /** The fills of an account the tab watches the fills of, as the server lists them (oldest first); null when dropped. */
-  | { type: 'fills'; account: string; fills: Fill[] | null };
+  | { type: 'fills'; account: string; fills: Fill[] | null }
+  | { type: 'offline-status'; status: OfflineStatus }
+  /** Something the user is told once (a toast): an offline write the server refused or did not apply. */
+  | { type: 'notice'; text: string };
 
 /** What a tab says on its port. */
 export type TabReply =
@@ -123,6 +135,8 @@ export interface DataWorkerApi {
   /** One want less of each symbol by the tab. */
   unsubscribe(tabId: string, symbols: string[]): Promise<void>;
   getMarketStatus(): Promise<MarketStatus>;
+  /** Whether the server answers, since when not, and the outbox's pending writes (issue 21). */
+  getOfflineStatus(): Promise<OfflineStatus>;
   /** The worker's latest state of a symbol, if it has one. */
   getQuote(symbol: string): Promise<Quote | null>;
 

@@ -5,10 +5,12 @@
 // (shared/errors.ts).
 import { createRefCounts, type RefCounts } from '../lib/refCounts';
 import type { VisoresDb } from '../shared/db';
-import { toPlainError, type PlainError, type Result } from '../shared/errors';
+import { isUnreachableStatus, toPlainError, type PlainError, type Result } from '../shared/errors';
 import { createHttpClient, type FetchLike } from '../shared/http';
 import { DATA_WORKER_PROTOCOL } from '../shared/workerProtocol';
-import type { DataWorkerApi, WorkerSession } from './api';
+import type { DataWorkerApi, OfflineStatus, TabMessage, WorkerSession } from './api';
+import { createConnectivityCheck } from './connectivity';
+import { createOnlineTracker, type OnlineTracker } from './online';
 import { createChartHistory } from './chartHistory';
 import { createEventLog, type EventLog } from './eventLog';
 import { createMarketService, type MarketServiceOptions } from './market';
@@ -29,6 +31,8 @@ export interface DataLayerEnv extends Omit<MarketServiceOptions, 'http'> {
   eventLog?: EventLog;
   /** The build the worker runs (__BUILD_ID__), answered by hello(). */
   buildId?: string;
+  /** The worker's reachability of the server (tests give their own). */
+  online?: OnlineTracker;
 }
 
 /** The same API with every rejection turned into a PlainError. */
@@ -52,6 +56,12 @@ async function unwrap<T>(result: Promise<Result<T>>): Promise<T> {
   if (settled.ok) return settled.value;
   throw settled.error;
 }
+
+/** The event log's lines when the server stops and starts answering: one each, not one per failed request. */
+export const OFFLINE_LOG = {
+  lost: 'Sin conexión con el servidor: los cambios se guardan en este navegador y se envían al volver',
+  back: 'Conexión con el servidor restablecida',
+} as const;
 
 export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
   const eventLog = env.eventLog ?? createEventLog();
@@ -86,13 +96,61 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
   const unknownTab = (tabId: string): PlainError => ({ code: 'unknown_tab', message: `Pestaña desconocida: ${tabId}`, status: 0 });
 
   const getToken = () => session?.token ?? null;
+  // Every request says whether the server answered (issue 21): an answer other than a
+  // proxy's 502/503/504 is the server reached; a fetch that throws is no answer.
+  let online: OnlineTracker | null = env.online ?? null;
+  const fetch: typeof env.fetch = async (url, init) => {
+    try {
+      const response = await env.fetch(url, init);
+      if (isUnreachableStatus(response.status)) online?.unreachable();
+      else online?.reached();
+      return response;
+    } catch (error) {
+      online?.unreachable();
+      throw error;
+    }
+  };
   // One client of the API for the whole worker, one of the positions host (spec section 6).
-  const http = createHttpClient({ fetch: env.fetch, baseUrl: env.apiBase, getToken });
-  const positionsHttp = createHttpClient({ fetch: env.fetch, baseUrl: env.positionsBase, getToken, credentials: 'include' });
+  const http = createHttpClient({ fetch, baseUrl: env.apiBase, getToken });
+  const positionsHttp = createHttpClient({ fetch, baseUrl: env.positionsBase, getToken, credentials: 'include' });
+  const tracker = (online ??= createOnlineTracker({ check: createConnectivityCheck({ http }) }));
 
-  const market = createMarketService({ ...env, http, log: env.log ?? eventLog, onTabGone: releaseAll });
+  const broadcast = (message: TabMessage) => {
+    for (const port of market.ports()) port.postMessage(message);
+  };
+  let pending = 0;
+  const offlineStatus = (): OfflineStatus => ({ ...tracker.state(), pending });
+
+  const market = createMarketService({
+    ...env,
+    http,
+    log: env.log ?? eventLog,
+    onTabGone: releaseAll,
+    onStatus: (status) => {
+      if (status.state === 'open') tracker.reached();
+    },
+  });
   const positions = createPositionsSocket({ url: env.positionsSocketUrl, getToken, WebSocket: env.WebSocket, http: positionsHttp, log: eventLog });
-  const sync = createWorkspaceSync({ db: env.db, http, getSession: () => session, log: eventLog });
+  const sync = createWorkspaceSync({
+    db: env.db,
+    http,
+    getSession: () => session,
+    log: eventLog,
+    isOnline: tracker.isOnline,
+    onOutbox: (count) => {
+      if (count === pending) return;
+      pending = count;
+      broadcast({ type: 'offline-status', status: offlineStatus() });
+    },
+    notify: (text) => broadcast({ type: 'notice', text }),
+  });
+  tracker.onChange((state) => {
+    if (state.online) eventLog.info(OFFLINE_LOG.back);
+    else eventLog.warn(OFFLINE_LOG.lost);
+    broadcast({ type: 'offline-status', status: offlineStatus() });
+    // Back: what was kept offline goes to the server, in order.
+    if (state.online && session) void sync.flush();
+  });
   const charts = createChartHistory({ http, table: env.db.chartHistory });
 
   positions.onSnapshot((account, snapshot) => {
@@ -119,6 +177,8 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
           // old session is cached after it; the last quotes seen are the old user's data too.
           market.setToken(null);
           await Promise.all([sync.wipe(previous.userId), market.clearQuoteCache(), charts.wipe()]);
+          pending = 0;
+          broadcast({ type: 'offline-status', status: offlineStatus() });
         }
       }
       session = next;
@@ -132,12 +192,14 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     registerTab: async (registration) => {
       market.registerTab(registration);
       registration.port.postMessage({ type: 'positions-status', status: positions.status() });
+      registration.port.postMessage({ type: 'offline-status', status: offlineStatus() });
     },
     heartbeat: async (tabId) => market.heartbeat(tabId),
     unregisterTab: async (tabId) => market.unregisterTab(tabId),
     subscribe: (tabId, symbols) => market.subscribe(tabId, symbols),
     unsubscribe: (tabId, symbols) => market.unsubscribe(tabId, symbols),
     getMarketStatus: async () => market.getMarketStatus(),
+    getOfflineStatus: async () => offlineStatus(),
     getQuote: async (symbol) => market.getQuote(symbol),
     cachedChartHistory: (symbol, range, interval) => charts.cached(symbol, range, interval),
     chartHistory: (symbol, range, interval) => charts.fetch(symbol, range, interval),

@@ -29,6 +29,8 @@ export interface MarketServiceOptions {
   tabBatchIntervalMs?: number;
   /** Called when a tab is gone (closed, crashed, unregistered, or silent too long). */
   onTabGone?: (tabId: string) => void;
+  /** Every change of the market socket's status (the worker's connectivity follows it). */
+  onStatus?: (status: MarketStatus) => void;
 }
 
 export type MarketService = ReturnType<typeof createMarketService>;
@@ -75,6 +77,7 @@ export function createMarketService(options: MarketServiceOptions) {
       if (cache) for (const symbol of symbols) cache.record(symbol, socket.quote(symbol)!);
     },
     onStatus(status: MarketStatus) {
+      options.onStatus?.(status);
       for (const port of tabs.values()) port.postMessage({ type: 'market-status', status });
     },
   });

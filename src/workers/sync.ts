@@ -23,11 +23,13 @@ import {
   type ReadVisor,
   type Visor,
 } from '../protocol/workspace';
-import type { VisoresDb } from '../shared/db';
+import type { LocalRevision, VisoresDb } from '../shared/db';
 import { ApiError, attempt, NOT_SIGNED_IN_MESSAGE, type Result } from '../shared/errors';
 import type { HttpClient } from '../shared/http';
 import type { WorkerSession } from './api';
 import type { EventLogger } from './eventLog';
+import { createOutbox, type OutboxOp } from './outbox';
+import { replayOp } from './outboxReplay';
 import { createSyncRefresh, workspacePaths, type Tree } from './syncRefresh';
 import { createSyncStore } from './syncStore';
 
@@ -38,6 +40,7 @@ export const SYNC_LOG = {
   loadFailed: (message: string) => `Error al cargar las carpetas: ${message}`,
   conflict: 'El árbol de carpetas cambió en otra pestaña o dispositivo: se recarga y se vuelve a aplicar el cambio',
   visorConflict: 'El visor cambió en otra pestaña o dispositivo: se relee y se vuelve a aplicar el cambio cuando toca otras secciones',
+  replayFailed: (message: string) => `No se pudieron enviar los cambios hechos sin conexión: ${message}. Se reintentará.`,
 } as const;
 
 /** A tree change as a tab asks for it; the worker names a new folder. */
@@ -55,7 +58,8 @@ export interface SeccionesSave {
  * the newer sections (they touched different sections); `server-won` after a 412 whose newer
  * sections changed the same sections as this tab (`clashes`): nothing was saved.
  */
-export type SeccionesSaveAnswer = { visor: Visor; outcome: 'saved' | 'merged' } | { visor: Visor; outcome: 'server-won'; clashes: string[] };
+export type SeccionesSaveAnswer =
+  { visor: Visor & LocalRevision; outcome: 'saved' | 'merged' } | { visor: Visor & LocalRevision; outcome: 'server-won'; clashes: string[] };
 
 /** Title, emoji and colour of a visor, as the server takes them to create or update one. */
 export type VisorFields = z.input<typeof UpdateVisorRequest>;
@@ -69,6 +73,14 @@ export interface WorkspaceSyncDeps {
   now?: () => number;
   /** Random letters and digits (spec section 3). */
   newFolderId?: () => string;
+  /** A new visor's id: 32 lowercase hex digits (the create sends it, so a replay makes one visor). */
+  newVisorId?: () => string;
+  /** False while the server cannot be reached: writes go to the outbox (workers/online.ts). */
+  isOnline?: () => boolean;
+  /** The user's outbox now holds this many writes (after every change of it). */
+  onOutbox?: (pending: number) => void;
+  /** A write of the outbox was refused or not applied: what the user is told (a toast in the tabs). */
+  notify?: (message: string) => void;
 }
 
 /** 128 random bits as 32 hex digits: letters and digits, as folder ids must be. */
@@ -76,10 +88,23 @@ export function randomFolderId(): string {
   return crypto.randomUUID().replace(/-/g, '');
 }
 
+/** 128 random bits as 32 lowercase hex digits, as a visor id the client chooses must be. */
+export function randomVisorId(): string {
+  return crypto.randomUUID().replace(/-/g, '');
+}
+
+/** How long after a replay that failed for a reason other than the network it is tried again. */
+export const OUTBOX_RETRY_MS = 10_000;
+
+/** No answer from the server (offline, refused, a proxy's 502/503/504): the write waits in the outbox. */
+const unreachable = (error: unknown) => error instanceof ApiError && error.isNetwork;
+
 export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
   const { db, http, log } = deps;
   const now = deps.now ?? Date.now;
   const newFolderId = deps.newFolderId ?? randomFolderId;
+  const newVisorId = deps.newVisorId ?? randomVisorId;
+  const isOnline = deps.isOnline ?? (() => true);
   const notSignedIn = () => new ApiError({ code: 'not_signed_in', message: NOT_SIGNED_IN_MESSAGE, status: 0 });
   const { base, visor: visorPath } = workspacePaths;
 
@@ -106,6 +131,91 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
     },
   });
   const reads = createSyncRefresh({ db, http, store, now });
+  const outbox = createOutbox({ db, now });
+
+  const announce = async (userId: string) => deps.onOutbox?.(await outbox.count(userId));
+
+  /** The outbox's writes applied again over what the server just answered (still pending there). */
+  async function reapplyPending(userId: string): Promise<void> {
+    for (const entry of await outbox.entries(userId)) await outbox.applyLocally(userId, entry.op);
+  }
+
+  /**
+   * A write, offline first: kept in the outbox (and applied to the cache) when the server is
+   * known to be unreachable or earlier writes still wait there (order), or when the request gets
+   * no answer; else sent. `optimistic` answers the tab from the cache once kept.
+   */
+  async function offlineFirst<T>(userId: string, op: OutboxOp, online: () => Promise<T>, optimistic: () => Promise<T>): Promise<T> {
+    if (isOnline() && (await outbox.count(userId)) === 0) {
+      try {
+        return await online();
+      } catch (error) {
+        // Sent and no answer: it may have landed; the replay is made to be harmless then.
+        if (!unreachable(error)) throw error;
+      }
+    }
+    await outbox.add(userId, op);
+    await announce(userId);
+    return optimistic();
+  }
+
+  const cachedOwnVisor = async (userId: string, visorId: string): Promise<Visor & LocalRevision> => {
+    const record = await db.visores.get([userId, visorId]);
+    if (!record || !isOwnVisor(record)) throw new ApiError({ code: 'not_found', message: 'El visor no está guardado en este navegador', status: 0 });
+    const { userId: _owner, ...visor } = record;
+    return visor;
+  };
+
+  let flushing: Promise<void> | null = null;
+  let retryTimer: ReturnType<typeof setTimeout> | null = null;
+
+  /** Replays the outbox, one write per turn of the chain (edits made meanwhile queue behind). */
+  function flush(): Promise<void> {
+    if (retryTimer != null) clearTimeout(retryTimer);
+    retryTimer = null;
+    flushing ??= (async () => {
+      let replayed = false;
+      for (;;) {
+        const step = await serial(() =>
+          attempt(async (): Promise<'empty' | 'more'> => {
+            const userId = userOf();
+            const [next] = await outbox.entries(userId);
+            if (!next) return 'empty';
+            const outcome = await replayOp({ http, store }, userId, next.op);
+            await outbox.remove(next.seq);
+            if (outcome.kind === 'dropped') {
+              log.warn(outcome.message);
+              deps.notify?.(outcome.message);
+            }
+            await reapplyPending(userId);
+            await announce(userId);
+            return 'more';
+          }),
+        );
+        if (!step.ok) {
+          // No answer: the tracker calls again when the server answers. Anything else (a 5xx,
+          // a 401 the session will settle) is tried again later.
+          if (step.error.code !== 'network' && step.error.code !== 'not_signed_in') {
+            log.warn(SYNC_LOG.replayFailed(step.error.message));
+            retryTimer = setTimeout(() => void flush(), OUTBOX_RETRY_MS);
+          }
+          return;
+        }
+        if (step.value === 'empty') break;
+        replayed = true;
+      }
+      // Drained: the whole workspace once, so the cache is the server's again.
+      if (replayed) {
+        const read = await logged(async () => {
+          const userId = userOf();
+          await reads.readAll(userId);
+          await reapplyPending(userId);
+        });
+        if (!read.ok) return;
+      }
+    })().finally(() => (flushing = null));
+    return flushing;
+  }
 
   /** Runs a read one at a time; a failure is only logged (spec section 8) and answered. */
   function logged(work: () => Promise<void>): Promise<Result<void>> {
@@ -118,19 +228,75 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
 
   const isStale = (error: unknown) => error instanceof ApiError && error.status === 412;
 
+  type Named = { folderId?: string };
+
+  /** Applies a folder change to the tree and saves it with If-Match; on 412 reads it again and applies it again, while what it names is still there. */
+  async function saveTreeChange(userId: string, cached: Tree | undefined, change: TreeChange, named: Named): Promise<{ version: number; folderId?: string }> {
+    let tree: Tree = cached ?? (await reads.readAll(userId));
+    let fresh = cached == null;
+    for (let conflicts = 0; ;) {
+      const outcome = applyTreeChange(tree.nodes, change);
+      if (!outcome.ok && outcome.reason === 'gone' && !fresh) {
+        // The cache may be behind another device: judge the change on the server's tree.
+        tree = await reads.readAll(userId);
+        fresh = true;
+        continue;
+      }
+      if (!outcome.ok) throw new ApiError({ code: outcome.reason === 'gone' ? 'conflict' : 'invalid', message: outcome.message, status: 0 });
+      if (!outcome.changed) return { version: tree.version, ...named };
+      try {
+        const { body } = await http.request('PUT', `${base(userId)}/folders`, {
+          body: outcome.nodes,
+          headers: { 'if-match': `"${tree.version}"` },
+          schema: SaveTreeResponse,
+        });
+        await store.applyWorkspace(userId, body.workspace, { removed: body.deleted });
+        return { version: body.version, ...named };
+      } catch (error) {
+        if (!isStale(error) || conflicts >= MAX_CONFLICT_RETRIES) throw error;
+        conflicts += 1;
+        log.warn(SYNC_LOG.conflict);
+        tree = await reads.readAll(userId);
+        fresh = true;
+      }
+    }
+  }
+
+  /** Offline: the change checked on the cached tree, kept in the outbox and applied to the cache. */
+  async function keepTreeChange(userId: string, cached: Tree, change: TreeChange, named: Named): Promise<{ version: number; folderId?: string }> {
+    const outcome = applyTreeChange(cached.nodes, change);
+    if (!outcome.ok) throw new ApiError({ code: outcome.reason === 'gone' ? 'conflict' : 'invalid', message: outcome.message, status: 0 });
+    if (outcome.changed) {
+      await outbox.add(userId, { kind: 'tree', change });
+      await announce(userId);
+    }
+    return { version: cached.version, ...named };
+  }
+
   return {
     /** Reads tree, visores and favourites into Dexie (at sign-in). */
     refresh(): Promise<Result<void>> {
       return logged(async () => {
-        await reads.readAll(userOf());
+        const userId = userOf();
+        await announce(userId);
+        // Writes wait from an earlier worker or tab: they go first (the read follows them).
+        if ((await outbox.count(userId)) > 0) {
+          void flush();
+          return;
+        }
+        await reads.readAll(userId);
       });
     },
+
+    /** The server answers again: the outbox is replayed. */
+    flush,
 
     /** A tab became visible: the version check, when the cache was last confirmed a while ago. Signed out, nothing. */
     visible(): Promise<Result<void>> {
       return logged(async () => {
         const userId = deps.getSession()?.userId;
-        if (userId) await reads.visible(userId);
+        // While writes wait, a read would show the server without them; the replay reads after.
+        if (userId && (await outbox.count(userId)) === 0) await reads.visible(userId);
       });
     },
 
@@ -142,6 +308,7 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
           try {
             const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
             await store.putVisor(userId, body.data);
+            await reapplyPending(userId);
             return body.data;
           } catch (error) {
             // Gone, or no longer public: the cached copy must not keep showing it.
@@ -157,10 +324,19 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       return serial(() =>
         attempt(async () => {
           const userId = userOf();
-          const request = folderId === undefined ? fields : { ...fields, folder_id: folderId };
-          const { body } = await http.request('POST', `${base(userId)}/new`, { body: request, schema: NewVisorResponse });
-          await store.applyWorkspace(userId, body.workspace, { visor: body.data.visor });
-          return { visorId: body.data.id_visor };
+          const visorId = newVisorId();
+          const request = { ...fields, visor_id: visorId, ...(folderId === undefined ? {} : { folder_id: folderId }) };
+          const op: OutboxOp = folderId === undefined ? { kind: 'createVisor', visorId, fields } : { kind: 'createVisor', visorId, fields, folderId };
+          return offlineFirst(
+            userId,
+            op,
+            async () => {
+              const { body } = await http.request('POST', `${base(userId)}/new`, { body: request, schema: NewVisorResponse });
+              await store.applyWorkspace(userId, body.workspace, { visor: body.data.visor });
+              return { visorId: body.data.id_visor };
+            },
+            async () => ({ visorId }),
+          );
         }),
       );
     },
@@ -170,9 +346,16 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       return serial(() =>
         attempt(async () => {
           const userId = userOf();
-          const { body } = await http.request('PUT', visorPath(visorId), { body: fields, schema: UpdateVisorResponse });
-          await store.applyWorkspace(userId, body.workspace, { visor: body.data });
-          return body.data;
+          return offlineFirst(
+            userId,
+            { kind: 'updateVisor', visorId, fields },
+            async () => {
+              const { body } = await http.request('PUT', visorPath(visorId), { body: fields, schema: UpdateVisorResponse });
+              await store.applyWorkspace(userId, body.workspace, { visor: body.data });
+              return body.data;
+            },
+            () => cachedOwnVisor(userId, visorId),
+          );
         }),
       );
     },
@@ -182,8 +365,15 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       return serial(() =>
         attempt(async () => {
           const userId = userOf();
-          const { body } = await http.request('DELETE', visorPath(visorId), { schema: DeleteVisorResponse });
-          await store.applyWorkspace(userId, body.workspace, { removed: [visorId] });
+          await offlineFirst(
+            userId,
+            { kind: 'deleteVisor', visorId },
+            async () => {
+              const { body } = await http.request('DELETE', visorPath(visorId), { schema: DeleteVisorResponse });
+              await store.applyWorkspace(userId, body.workspace, { removed: [visorId] });
+            },
+            async () => undefined,
+          );
         }),
       );
     },
@@ -193,9 +383,19 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       return serial(() =>
         attempt(async () => {
           const userId = userOf();
-          const { body } = await http.request('PUT', `${base(userId)}/${encodeURIComponent(visorId)}/fav`, { schema: ToggleFavResponse });
-          await store.applyWorkspace(userId, body.workspace);
-          return { fav: body.data.fav };
+          // Kept offline as the value it sets (a toggle sent twice would undo itself).
+          const cached = await db.visores.get([userId, visorId]);
+          const fav = !(cached && isOwnVisor(cached) && cached.fav);
+          return offlineFirst(
+            userId,
+            { kind: 'favourite', visorId, fav },
+            async () => {
+              const { body } = await http.request('PUT', `${base(userId)}/${encodeURIComponent(visorId)}/fav`, { schema: ToggleFavResponse });
+              await store.applyWorkspace(userId, body.workspace);
+              return { fav: body.data.fav };
+            },
+            async () => ({ fav }),
+          );
         }),
       );
     },
@@ -211,33 +411,14 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
           const change: TreeChange = request.kind === 'addFolder' ? { ...request, folder_id: newFolderId() } : request;
           const named = change.kind === 'addFolder' ? { folderId: change.folder_id } : {};
           const cached = await db.folderTrees.get(userId);
-          let tree: Tree = cached ?? (await reads.readAll(userId));
-          let fresh = cached == null;
-          for (let conflicts = 0; ;) {
-            const outcome = applyTreeChange(tree.nodes, change);
-            if (!outcome.ok && outcome.reason === 'gone' && !fresh) {
-              // The cache may be behind another device: judge the change on the server's tree.
-              tree = await reads.readAll(userId);
-              fresh = true;
-              continue;
-            }
-            if (!outcome.ok) throw new ApiError({ code: outcome.reason === 'gone' ? 'conflict' : 'invalid', message: outcome.message, status: 0 });
-            if (!outcome.changed) return { version: tree.version, ...named };
-            try {
-              const { body } = await http.request('PUT', `${base(userId)}/folders`, {
-                body: outcome.nodes,
-                headers: { 'if-match': `"${tree.version}"` },
-                schema: SaveTreeResponse,
-              });
-              await store.applyWorkspace(userId, body.workspace, { removed: body.deleted });
-              return { version: body.version, ...named };
-            } catch (error) {
-              if (!isStale(error) || conflicts >= MAX_CONFLICT_RETRIES) throw error;
-              conflicts += 1;
-              log.warn(SYNC_LOG.conflict);
-              tree = await reads.readAll(userId);
-              fresh = true;
-            }
+          if (cached && (!isOnline() || (await outbox.count(userId)) > 0)) return keepTreeChange(userId, cached, change, named);
+          try {
+            return await saveTreeChange(userId, cached, change, named);
+          } catch (error) {
+            if (!unreachable(error)) throw error;
+            const now = await db.folderTrees.get(userId);
+            if (!now) throw error;
+            return keepTreeChange(userId, now, change, named);
           }
         }),
       );
@@ -252,33 +433,40 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       return serial(() =>
         attempt(async (): Promise<SeccionesSaveAnswer> => {
           const userId = userOf();
-          let { base, sections, version } = save;
-          let merged = false;
-          for (let conflicts = 0; ;) {
-            try {
-              const { body } = await http.request('PUT', `${visorPath(visorId)}/update_secciones`, {
-                body: { secciones: sections },
-                headers: { 'if-match': `"${version}"` },
-                schema: VisorResponse,
-              });
-              await store.putVisor(userId, body.data);
-              return { visor: body.data, outcome: merged ? 'merged' : 'saved' };
-            } catch (error) {
-              if (!isStale(error) || conflicts >= MAX_CONFLICT_RETRIES) throw error;
-              conflicts += 1;
-              log.warn(SYNC_LOG.visorConflict);
-              const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
-              const fresh = body.data;
-              if (!isOwnVisor(fresh)) throw error;
-              await store.putVisor(userId, fresh);
-              const outcome = mergeSections(base, sections, fresh.secciones);
-              if (!outcome.ok) return { visor: fresh, outcome: 'server-won', clashes: outcome.clashes };
-              base = fresh.secciones;
-              sections = outcome.sections;
-              version = fresh.version;
-              merged = true;
-            }
-          }
+          return offlineFirst(
+            userId,
+            { kind: 'secciones', visorId, base: save.base, sections: save.sections, version: save.version },
+            async (): Promise<SeccionesSaveAnswer> => {
+              let { base, sections, version } = save;
+              let merged = false;
+              for (let conflicts = 0; ;) {
+                try {
+                  const { body } = await http.request('PUT', `${visorPath(visorId)}/update_secciones`, {
+                    body: { secciones: sections },
+                    headers: { 'if-match': `"${version}"` },
+                    schema: VisorResponse,
+                  });
+                  await store.putVisor(userId, body.data);
+                  return { visor: body.data, outcome: merged ? 'merged' : 'saved' };
+                } catch (error) {
+                  if (!isStale(error) || conflicts >= MAX_CONFLICT_RETRIES) throw error;
+                  conflicts += 1;
+                  log.warn(SYNC_LOG.visorConflict);
+                  const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
+                  const fresh = body.data;
+                  if (!isOwnVisor(fresh)) throw error;
+                  await store.putVisor(userId, fresh);
+                  const outcome = mergeSections(base, sections, fresh.secciones);
+                  if (!outcome.ok) return { visor: fresh, outcome: 'server-won', clashes: outcome.clashes };
+                  base = fresh.secciones;
+                  sections = outcome.sections;
+                  version = fresh.version;
+                  merged = true;
+                }
+              }
+            },
+            async () => ({ visor: await cachedOwnVisor(userId, visorId), outcome: 'saved' }),
+          );
         }),
       );
     },
@@ -288,9 +476,16 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       return serial(() =>
         attempt(async () => {
           const userId = userOf();
-          const { body } = await http.request('PUT', `${visorPath(visorId)}/check_option`, { body: { option: 'public', value }, schema: VisorResponse });
-          await store.putVisor(userId, body.data);
-          return body.data;
+          return offlineFirst(
+            userId,
+            { kind: 'public', visorId, value },
+            async () => {
+              const { body } = await http.request('PUT', `${visorPath(visorId)}/check_option`, { body: { option: 'public', value }, schema: VisorResponse });
+              await store.putVisor(userId, body.data);
+              return body.data;
+            },
+            () => cachedOwnVisor(userId, visorId),
+          );
         }),
       );
     },
@@ -324,7 +519,12 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
     },
 
     /** Logout: deletes every cached record of the user. */
-    wipe: (userId: string): Promise<void> => store.wipe(userId),
+    async wipe(userId: string): Promise<void> {
+      await Promise.all([store.wipe(userId), outbox.wipe(userId)]);
+    },
+
+    /** How many writes the user's outbox holds. */
+    pending: (userId: string): Promise<number> => outbox.count(userId),
   };
 }
 

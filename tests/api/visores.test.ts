@@ -154,6 +154,36 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       expect(await server.app.ctx.db.selectFrom('visores').select('id').where('owner', '=', user.user._id).execute()).toEqual([]);
     });
 
+    it('makes one visor for a create sent twice with the same visor_id (issue 21), and refuses an id another user has', async () => {
+      const user = await createUser(server, admin.token);
+      expectSuccess(await saveTree(user, [folder('F1')]));
+      const visorId = 'ab'.repeat(16);
+      const path = `/api/visores/${user.user._id}/new`;
+      const first = expectBody(await user.api.post(path, { title: 'Sin red', folder_id: 'F1', visor_id: visorId }), NewVisorResponse);
+      expect(first.data.id_visor).toBe(visorId);
+      await user.api.put(`/api/visores/${visorId}`, { title: 'Renombrado' });
+      const again = expectBody(await user.api.post(path, { title: 'Sin red', folder_id: 'F1', visor_id: visorId }), NewVisorResponse);
+      // The visor as it is now, not a second one nor the create's fields again.
+      expect(again.data.visor.title).toBe('Renombrado');
+      expect((await listVisores(user)).map((visor) => visor.visor_id)).toEqual([visorId]);
+      expect(leavesOf((await readTree(user)).nodes).map((node) => node.visor_id)).toEqual([visorId]);
+      expect(again.workspace.version).toBe((await readTree(user)).version);
+
+      const taken = expectErrorResponse(await other.api.post(`/api/visores/${other.user._id}/new`, { title: 'Otro', visor_id: visorId }), 409);
+      expect(taken).toBe('Ese identificador de visor ya está en uso');
+      expect(expectErrorResponse(await user.api.post(path, { title: 'x', visor_id: 'NO-HEX' }), 400)).toContain('visor_id');
+    });
+
+    it('makes one visor when the same create arrives twice at once', async () => {
+      const user = await createUser(server, admin.token);
+      const visorId = 'cd'.repeat(16);
+      const path = `/api/visores/${user.user._id}/new`;
+      const answers = await Promise.all([1, 2, 3].map(() => user.api.post(path, { title: 'A la vez', folder_id: null, visor_id: visorId })));
+      for (const answer of answers) expect(expectBody(answer, NewVisorResponse).data.id_visor).toBe(visorId);
+      expect((await listVisores(user)).map((visor) => visor.visor_id)).toEqual([visorId]);
+      expect(leavesOf((await readTree(user)).nodes).map((node) => node.visor_id)).toEqual([visorId]);
+    });
+
     it('refuses a malformed folder_id with 400', async () => {
       const user = await createUser(server, admin.token);
       const message = expectErrorResponse(await user.api.post(`/api/visores/${user.user._id}/new`, { title: 'x', folder_id: 'a b' }), 400);

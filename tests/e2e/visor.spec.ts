@@ -201,7 +201,7 @@ test('another user gets the not-found state for a private visor', async ({ page,
   }
 });
 
-test('a visor seen before opens with the network off, and says why editing is off', async ({ page, context, request }) => {
+test('a visor seen before opens with the network off, with the offline banner; edits stay on (the outbox keeps them)', async ({ page, context, request }) => {
   const account = await newUser(request, 'vis');
   await seedVisor(request, account, 'Sin red');
   await signIn(page, account);
@@ -214,8 +214,10 @@ test('a visor seen before opens with the network off, and says why editing is of
   await openFromTree(page, 'Sin red');
   await expect(section(page, 'Uno')).toBeVisible();
   await expect(section(page, 'Dos')).toBeVisible();
-  await expect(page.getByText('Sin conexión: los cambios necesitan el servidor').first()).toBeVisible();
-  await expect(page.getByRole('switch', { name: 'Público' })).toBeDisabled();
+  await expect(page.getByRole('status').filter({ hasText: /^Sin conexión desde \d\d:\d\d/ })).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Público' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Buscar' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Buscar' })).toHaveAttribute('title', 'Sin conexión: esta acción necesita el servidor');
   await context.setOffline(false);
 });
 

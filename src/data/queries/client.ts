@@ -1,7 +1,7 @@
 // The tab's one QueryClient: server state read over HTTP (search, profile, the admin pages)
 // and the data worker's event log. The workspace is not here (Dexie through the worker,
 // useLiveQuery) and neither are ticks (Jotai).
-import { QueryClient } from '@tanstack/react-query';
+import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api';
 import { getToken, onTokenChange } from '../session';
 import { retryDelay, shouldRetry } from './retry';
@@ -39,6 +39,15 @@ export const queryClient = new QueryClient({
     },
   },
 });
+
+/**
+ * The data worker's view of the server (issue 21) as TanStack's online state: back from an
+ * outage the browser never saw (the server, a proxy), what is on screen is asked again
+ * (refetchOnReconnect), as after a real network change.
+ */
+export function followConnection(online: boolean): void {
+  if (onlineManager.isOnline() !== online) onlineManager.setOnline(online);
+}
 
 /** Drops every cached answer and pending mutation: they belonged to the session that ended. */
 export function clearServerState(): void {

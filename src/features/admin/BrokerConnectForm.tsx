@@ -9,6 +9,7 @@ import { isPaperBroker, type BrokerSession } from '../../data/positions';
 import { useConnectBrokerMutation } from '../../data/queries/adminPositions';
 import { PAPER_BROKER_URL } from '../../protocol/broker';
 import { showToast } from '../../ui/toast';
+import { useNeedsServerReason } from '../../data/offline';
 
 const messageOf = (error: unknown) =>
   error instanceof ApiError
@@ -18,6 +19,7 @@ const messageOf = (error: unknown) =>
       : String(error);
 
 export function BrokerConnectForm({ onConnected }: { onConnected: (session: BrokerSession) => void }) {
+  const offline = useNeedsServerReason();
   const id = useId();
   const [url, setUrl] = useState(PAPER_BROKER_URL);
   const [username, setUsername] = useState('');
@@ -92,7 +94,12 @@ export function BrokerConnectForm({ onConnected }: { onConnected: (session: Brok
             autoComplete="off"
           />
         </div>
-        <button type="submit" className="button button--primary" disabled={connect.isPending || url.trim() === ''}>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={connect.isPending || url.trim() === '' || offline != null}
+          title={offline ?? undefined}
+        >
           {connect.isPending ? 'Conectando…' : 'Conectar'}
         </button>
       </div>

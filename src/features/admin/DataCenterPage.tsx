@@ -13,6 +13,7 @@ import { FeedStateBadge, StatusError } from './FeedStatus';
 import { Sparkline } from './Sparkline';
 import { FEED_LABELS, formatDateTime, formatDuration, formatRate, shortProcess } from './statusFormat';
 import './adminStatus.css';
+import { useNeedsServerReason } from '../../data/offline';
 
 const SOURCE_TEXT = {
   simulator: 'Simulador de mercado (datos generados por el servidor)',
@@ -20,6 +21,7 @@ const SOURCE_TEXT = {
 } as const;
 
 function RateForm({ name, rate, disabled }: { name: FeedName; rate: number; disabled: boolean }) {
+  const offline = useNeedsServerReason();
   const inputId = useId();
   const hintId = useId();
   const [draft, setDraft] = useState<string | null>(null);
@@ -59,7 +61,12 @@ function RateForm({ name, rate, disabled }: { name: FeedName; rate: number; disa
           aria-describedby={hintId}
           onChange={(event) => setDraft(event.target.value)}
         />
-        <button type="submit" className="button button--primary" disabled={disabled || change.isPending || draft == null}>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={disabled || change.isPending || draft == null || offline != null}
+          title={offline ?? undefined}
+        >
           Aplicar
         </button>
       </div>
@@ -71,6 +78,8 @@ function RateForm({ name, rate, disabled }: { name: FeedName; rate: number; disa
 }
 
 export function DataCenterPage({ name }: { name: FeedName }) {
+  // Starting, stopping and the rate ask the server (issue 21: off, saying why, while it cannot be reached).
+  const offline = useNeedsServerReason();
   const label = FEED_LABELS[name];
   const feeds = useQuery(adminStatusQueries.feeds());
   const symbols = useQuery(adminStatusQueries.feedSymbols(name));
@@ -107,11 +116,23 @@ export function DataCenterPage({ name }: { name: FeedName }) {
   const actions = feed && (
     <>
       {feed.state === 'running' ? (
-        <button type="button" className="button button--danger" onClick={() => setConfirming(true)} disabled={change.isPending}>
+        <button
+          type="button"
+          className="button button--danger"
+          onClick={() => setConfirming(true)}
+          disabled={change.isPending || offline != null}
+          title={offline ?? undefined}
+        >
           Detener feed
         </button>
       ) : (
-        <button type="button" className="button button--primary" onClick={() => run('start')} disabled={change.isPending}>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => run('start')}
+          disabled={change.isPending || offline != null}
+          title={offline ?? undefined}
+        >
           Iniciar feed
         </button>
       )}

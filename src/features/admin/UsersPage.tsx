@@ -26,6 +26,7 @@ import { TIME_ZONE } from './statusFormat';
 import { UserModal, type UserModalRequest } from './UserModal';
 import './adminParts.css';
 import './users.css';
+import { useNeedsServerReason } from '../../data/offline';
 
 export const USERS_PAGE_SIZE = 10;
 
@@ -53,6 +54,8 @@ const column = createColumnHelper<AdminUser>();
 const ROLE_TEXT = { admin: 'Administrador', user: 'Usuario' } as const;
 
 export function UsersPage() {
+  // Every action here asks the server (issue 21: off, saying why, while it cannot be reached).
+  const offline = useNeedsServerReason();
   const me = useCurrentUser();
   const users = useQuery(adminQueries.users());
   const remove = useDeleteUserMutation();
@@ -97,6 +100,8 @@ export function UsersPage() {
               className="button button--small"
               onClick={() => setModal({ mode: 'edit', user: row.original })}
               aria-label={`Editar ${row.original.username}`}
+              disabled={offline != null}
+              title={offline ?? undefined}
             >
               Editar
             </button>
@@ -105,6 +110,8 @@ export function UsersPage() {
               className="button button--small button--danger-outline"
               onClick={() => setDeleting(row.original)}
               aria-label={`Eliminar ${row.original.username}`}
+              disabled={offline != null}
+              title={offline ?? undefined}
             >
               Eliminar
             </button>
@@ -112,7 +119,7 @@ export function UsersPage() {
         ),
       }),
     ],
-    [],
+    [offline],
   );
 
   // ISO times sort as text in time order ('datetime' compares them with < and >).
@@ -157,7 +164,13 @@ export function UsersPage() {
       title="Usuarios"
       lead="Las cuentas que pueden entrar a Visores: su rol, si están activas y cuándo entraron por última vez."
       actions={
-        <button type="button" className="button button--primary" onClick={() => setModal({ mode: 'create' })}>
+        <button
+          type="button"
+          className="button button--primary"
+          onClick={() => setModal({ mode: 'create' })}
+          disabled={offline != null}
+          title={offline ?? undefined}
+        >
           Nuevo usuario
         </button>
       }

@@ -19,8 +19,10 @@ export interface VisorHeaderProps {
   fav: boolean;
   isPublic: boolean;
   saveState: SaveState | null;
-  /** Why owner controls that need the server are off, or null. */
+  /** Why owner controls are off, or null. */
   disabledReason: string | null;
+  /** Why controls that need the server (Clonar) are off: offline (issue 21), or null. */
+  serverReason?: string | null;
   busy: boolean;
   onToggleFav: () => void;
   onTogglePublic: (value: boolean) => void;
@@ -101,8 +103,8 @@ export function VisorHeader(props: VisorHeaderProps) {
         <button
           type="button"
           className="button button--primary"
-          title={disabledReason ?? 'Copiar este visor a su espacio de trabajo'}
-          disabled={disabledReason != null || props.busy}
+          title={disabledReason ?? props.serverReason ?? 'Copiar este visor a su espacio de trabajo'}
+          disabled={disabledReason != null || props.serverReason != null || props.busy}
           onClick={props.onClone}
         >
           Clonar

@@ -14,7 +14,7 @@ import { showToast } from '../../ui/toast';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { errorMessage } from '../workspace/workerCalls';
 import { VisorScreen } from './VisorScreen';
-import { OFFLINE_REASON, useOnline } from './useOnline';
+import { NEEDS_SERVER_REASON, useOnline } from '../../data/offline';
 import './visor.css';
 
 export const VISOR_NOT_FOUND = 'Este visor no existe o no es público';
@@ -113,6 +113,11 @@ function OpenVisor({ record, owner, editMode, offline }: { record: VisorRecord; 
         return;
       }
       const link = new URL(paths['visor-modo-publico'](visorId), window.location.origin).href;
+      if (offline) {
+        // Kept by the worker's outbox (issue 21): the link works once the server has it.
+        showToast(`El visor será público al volver la conexión. Enlace: ${link}`, 'success');
+        return;
+      }
       try {
         await navigator.clipboard.writeText(link);
         showToast(`El visor es público. Enlace copiado: ${link}`, 'success');
@@ -138,7 +143,8 @@ function OpenVisor({ record, owner, editMode, offline }: { record: VisorRecord; 
       record={record}
       owner={owner}
       editMode={editMode}
-      disabledReason={offline ? OFFLINE_REASON : null}
+      disabledReason={null}
+      serverReason={offline ? NEEDS_SERVER_REASON : null}
       busy={busy}
       onTogglePublic={togglePublic}
       onClone={clone}

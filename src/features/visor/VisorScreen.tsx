@@ -14,13 +14,15 @@ export interface VisorScreenProps {
   owner: boolean;
   editMode: boolean;
   disabledReason: string | null;
+  /** Why controls that need the server are off (offline), or null; edits stay on (the worker's outbox keeps them). */
+  serverReason?: string | null;
   busy: boolean;
   onTogglePublic: (value: boolean) => void;
   onClone: () => void;
   onToggleFav: () => void;
 }
 
-export function VisorScreen({ record, owner, editMode, disabledReason, busy, ...actions }: VisorScreenProps) {
+export function VisorScreen({ record, owner, editMode, disabledReason, serverReason = null, busy, ...actions }: VisorScreenProps) {
   const { sections, change, saveState } = useVisorSections(record.visor_id, record.userId, record, disabledReason);
   const [settingsOpenId, setSettingsOpenId] = useState<string | null>(null);
   const shown = sections ?? record.secciones;
@@ -75,6 +77,7 @@ export function VisorScreen({ record, owner, editMode, disabledReason, busy, ...
         isPublic={record.public}
         saveState={editMode ? saveState : null}
         disabledReason={disabledReason}
+        serverReason={serverReason}
         busy={busy}
         onToggleFav={actions.onToggleFav}
         onTogglePublic={actions.onTogglePublic}

@@ -43,15 +43,25 @@ export type SaveState = { kind: 'saved' } | { kind: 'saving' } | { kind: 'unsave
 interface Base {
   sections: Section[];
   version: number;
+  /** The cache's offline revision at that version (shared/db.ts LocalRevision). */
+  localRev?: number | undefined;
 }
 
 /** The server's side of the visor as cached (null while not there). */
 export interface ServerSections {
   secciones: Section[];
   version: number;
+  /** Offline changes the worker's outbox applied to the cache over `version` (issue 21). */
+  localRev?: number | undefined;
 }
 
 type Update = (sections: Section[]) => Section[];
+
+/** Whether the cache's record is newer than what the tab stands on: a later version, or an offline change over the same one. */
+function newer(next: ServerSections, current: Base): boolean {
+  if (next.version !== current.version) return next.version > current.version;
+  return (next.localRev ?? 0) > (current.localRev ?? 0);
+}
 
 /**
  * `userId`: whose cache the visor is in (the pending draft is kept for them; null keeps none).
@@ -60,7 +70,7 @@ type Update = (sections: Section[]) => Section[];
 export function useVisorSections(visorId: string, userId: string | null, server: ServerSections | null, blockedReason: string | null) {
   const [draft, setDraft] = useState<Section[] | null>(server?.secciones ?? null);
   const [saveState, setSaveState] = useState<SaveState>({ kind: 'saved' });
-  const base = useRef<Base | null>(server ? { sections: server.secciones, version: server.version } : null);
+  const base = useRef<Base | null>(server ? { sections: server.secciones, version: server.version, localRev: server.localRev } : null);
   const draftRef = useRef<Section[] | null>(draft);
   const latestServer = useRef(server);
   const inFlight = useRef(false);
@@ -106,13 +116,15 @@ export function useVisorSections(visorId: string, userId: string | null, server:
     [userId, visorId, editor],
   );
 
-  /** A newer version from Dexie (another tab, a re-read): taken, with this tab's unsaved change merged in. */
+  /** A newer version from Dexie (another tab, a re-read, an offline change): taken, with this tab's unsaved change merged in. */
   const reconcile = useCallback(
     (next: ServerSections | null) => {
       if (!next || inFlight.current) return;
       const current = base.current;
-      if (current && next.version <= current.version) return;
-      base.current = { sections: next.secciones, version: next.version };
+      // The same version with a higher local revision: a change kept offline by the worker's
+      // outbox (issue 21, another tab's), applied to the cache before the server has it.
+      if (current && !newer(next, current)) return;
+      base.current = { sections: next.secciones, version: next.version, localRev: next.localRev };
       if (!current || draftRef.current == null) {
         setBoth(next.secciones);
         return;
@@ -146,7 +158,7 @@ export function useVisorSections(visorId: string, userId: string | null, server:
     try {
       const answer = await dataWorker().saveSecciones(visorId, { base: from.sections, sections: sent, version: from.version });
       const saved = answer.visor.secciones;
-      base.current = { sections: saved, version: answer.visor.version };
+      base.current = { sections: saved, version: answer.visor.version, localRev: answer.visor.localRev };
       // Changed again while saving: those changes stay on top of what was saved.
       const rebased = rebaseDraft(sent, draftRef.current ?? sent, saved);
       setBoth(rebased.sections);

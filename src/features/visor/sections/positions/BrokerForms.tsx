@@ -4,6 +4,7 @@
 // storage; the field is emptied as soon as the request leaves.
 import { useId, useState, type FormEvent } from 'react';
 import { PAPER_BROKER_URL } from '../../../../protocol/broker';
+import { useNeedsServerReason } from '../../../../data/offline';
 
 export const PAPER_BROKER_LABEL = 'Simulador (sim://)';
 
@@ -20,6 +21,7 @@ export interface PasswordFormProps {
 
 /** Asks the password of the section's Primary API broker. */
 export function PasswordForm({ url, username, busy, problem, onSubmit }: PasswordFormProps) {
+  const offline = useNeedsServerReason();
   const [password, setPassword] = useState('');
   const id = useId();
   const submit = (event: FormEvent) => {
@@ -36,7 +38,7 @@ export function PasswordForm({ url, username, busy, problem, onSubmit }: Passwor
       <div className="vs-pos-login__row">
         <label htmlFor={`${id}-password`}>Contraseña</label>
         <input id={`${id}-password`} type="password" autoComplete="off" value={password} onChange={(event) => setPassword(event.target.value)} />
-        <button type="submit" className="button button--primary" disabled={busy || password === ''}>
+        <button type="submit" className="button button--primary" disabled={busy || password === '' || offline != null} title={offline ?? undefined}>
           {busy ? 'Conectando…' : 'Conectar'}
         </button>
       </div>
@@ -68,7 +70,10 @@ export interface BrokerSettingsProps {
 }
 
 /** The settings' broker: the paper broker, or a Primary API URL with a user and password. */
-export function BrokerSettings({ url, username, busy, problem, disabledReason, onConnect }: BrokerSettingsProps) {
+export function BrokerSettings({ url, username, busy, problem, disabledReason: reason, onConnect }: BrokerSettingsProps) {
+  // Connecting asks the broker through the server (issue 21: off while it cannot be reached).
+  const offline = useNeedsServerReason();
+  const disabledReason = reason ?? offline;
   const id = useId();
   const [primary, setPrimary] = useState(url !== PAPER_BROKER_URL);
   const [address, setAddress] = useState(url === PAPER_BROKER_URL ? '' : url);

@@ -1,0 +1,62 @@
+// Whether this tab can reach the server (issue 21): the data worker's view (every request it
+// makes, the market socket, its health probes) and the browser's (navigator.onLine: a network
+// that is gone for certain). Controls that need the server read it; edits that the worker's
+// outbox keeps offline do not.
+import { useSyncExternalStore } from 'react';
+import { useOfflineStatus } from './store';
+
+/** The title of a control that needs the server, while it cannot be reached. */
+export const NEEDS_SERVER_REASON = 'Sin conexión: esta acción necesita el servidor';
+
+/** Since when the browser says it has no network (epoch ms), or null while it has one. */
+let browserOfflineSince: number | null = typeof navigator !== 'undefined' && !navigator.onLine ? Date.now() : null;
+
+function subscribe(onChange: () => void): () => void {
+  const changed = () => {
+    browserOfflineSince = navigator.onLine ? null : (browserOfflineSince ?? Date.now());
+    onChange();
+  };
+  window.addEventListener('online', changed);
+  window.addEventListener('offline', changed);
+  return () => {
+    window.removeEventListener('online', changed);
+    window.removeEventListener('offline', changed);
+  };
+}
+
+export interface Connection {
+  online: boolean;
+  /** Since when it is offline (epoch ms), or null while online. */
+  since: number | null;
+  /** Writes the worker's outbox keeps until the server has them. */
+  pending: number;
+}
+
+/** The tab's connection: offline when the worker cannot reach the server or the browser has no network. */
+export function useConnection(): Connection {
+  const browserSince = useSyncExternalStore(
+    subscribe,
+    () => browserOfflineSince,
+    () => null,
+  );
+  const worker = useOfflineStatus();
+  if (worker.online && browserSince == null) return { online: true, since: null, pending: worker.pending };
+  const since = worker.since != null && browserSince != null ? Math.min(worker.since, browserSince) : (worker.since ?? browserSince);
+  return { online: false, since, pending: worker.pending };
+}
+
+/** True while the server can be reached, as far as this tab knows. */
+export function useOnline(): boolean {
+  return useConnection().online;
+}
+
+/** NEEDS_SERVER_REASON while offline, else null: for a control's `disabled` and `title`. */
+export function useNeedsServerReason(): string | null {
+  return useOnline() ? null : NEEDS_SERVER_REASON;
+}
+
+/** "HH:MM" of an epoch ms, on this browser's clock (the banner's "Sin conexión desde …"). */
+export function clockTime(epochMs: number): string {
+  const date = new Date(epochMs);
+  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
+}

@@ -1,0 +1,296 @@
+// The outbox (issue 21) through the workspace sync, against a small stateful fake of the
+// server: writes made while the server cannot be reached are kept in Dexie, shown at once,
+// replayed in order when it answers again, rebased on a 412 when they do not overlap, never
+// applied twice when an answer was lost, dropped with a notice when refused, and replayed by
+// a new worker (a new sync over the same database).
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { VisoresDb } from '../shared/db';
+import { createHttpClient } from '../shared/http';
+import { isOwnVisor, type Favourites, type Section, type TreeNode, type Visor } from '../protocol/workspace';
+import { leafOfVisor, mapVisorLeaves, favouriteFolders } from '../lib/folderTree';
+import { createWorkspaceSync } from './sync';
+import { OUTBOX_MESSAGES } from './outboxReplay';
+import { fakeFetch, recordingLog, type FakeAnswer, type FetchCall } from '../../tests/fakes/worker/fakes';
+
+const USER = 'u-ana';
+const section = (id: string, title: string): Section => ({ id, type: 'formula', title, layout: { x: 0, y: 0, w: 6, h: 4 }, config: { formulas: [] } });
+const visor = (id: string, title: string): Visor => ({
+  visor_id: id,
+  owner: USER,
+  title,
+  emoji: '',
+  color: 'red',
+  fav: false,
+  public: false,
+  secciones: [section('a', 'A'), section('b', 'B')],
+  version: 1,
+  created_at: '2026-11-22T12:00:00.000Z',
+  updated_at: '2026-11-22T12:00:00.000Z',
+});
+const ok = (body: Record<string, unknown>): FakeAnswer => ({ status: 200, body: { status: 'success', ...body } });
+
+/** The server's side: one user's tree, visores and favourites, with the API's rules that matter here. */
+function fakeServer() {
+  const state = {
+    up: true,
+    tree: { nodes: [{ folder_id: 'F1', name: 'Dólar', emoji: '', sub: [] }] as TreeNode[], version: 1 },
+    visores: new Map<string, Visor>([['v1', visor('v1', 'Uno')]]),
+    /** Set by a test: the next answer of this route is lost after the server applied the call. */
+    loseAnswer: new Set<string>(),
+    /** Set by a test: this route answers with this status instead. */
+    refuse: new Map<string, number>(),
+  };
+  state.tree.nodes.push(leafOfVisor(visor('v1', 'Uno')));
+  const favourites = (): Favourites => ({
+    visores: [...state.visores.values()].filter((item) => item.fav).map((item) => ({ visor_id: item.visor_id, emoji: item.emoji, title: item.title })),
+    folders: favouriteFolders(state.tree.nodes),
+  });
+  const workspace = () => ({ tree: state.tree.nodes, version: state.tree.version, favourites: favourites() });
+  const syncLeaf = (item: Visor) => {
+    state.tree = {
+      ...state.tree,
+      nodes: mapVisorLeaves(state.tree.nodes, (leaf) => (leaf.visor_id === item.visor_id ? leafOfVisor(item) : leaf)),
+      version: state.tree.version + 1,
+    };
+  };
+  const route =
+    (name: string, handle: (call: FetchCall) => FakeAnswer) =>
+    (call: FetchCall): FakeAnswer => {
+      if (!state.up) throw new TypeError('Failed to fetch');
+      const refused = state.refuse.get(name);
+      if (refused) return { status: refused, body: { status: 'error', message: `Rechazado (${refused})` } };
+      const answer = handle(call);
+      if (state.loseAnswer.delete(name)) throw new TypeError('Failed to fetch');
+      return answer;
+    };
+  const ifMatch = (call: FetchCall) => Number(call.headers['if-match']?.replace(/"/g, ''));
+  const routes = {
+    [`GET /visores/${USER}/folders`]: route('tree', () => ok({ data: state.tree.nodes, version: state.tree.version })),
+    [`PUT /visores/${USER}/folders`]: route('saveTree', (call) => {
+      if (ifMatch(call) !== state.tree.version) return { status: 412, body: { status: 'error', message: 'stale' } };
+      state.tree = { nodes: call.body as TreeNode[], version: state.tree.version + 1 };
+      return ok({ version: state.tree.version, deleted: [], workspace: workspace() });
+    }),
+    [`GET /visores/${USER}`]: route('list', () => ok({ data: [...state.visores.values()] })),
+    [`GET /visores/${USER}/getFavs`]: route('favs', () => ok({ data: favourites() })),
+    [`GET /visores/${USER}/v1/fav`]: route('getFav', () => ok({ data: { fav: state.visores.get('v1')!.fav } })),
+    [`PUT /visores/${USER}/v1/fav`]: route('fav', () => {
+      const item = state.visores.get('v1')!;
+      item.fav = !item.fav;
+      syncLeaf(item);
+      return ok({ data: { fav: item.fav }, workspace: workspace() });
+    }),
+    'PUT /visores/v1': route('update', (call) => {
+      const item = { ...state.visores.get('v1')!, ...(call.body as { title: string }) };
+      state.visores.set('v1', item);
+      syncLeaf(item);
+      return ok({ data: item, workspace: workspace() });
+    }),
+    'GET /visores/v1/get': route('get', () => ok({ data: state.visores.get('v1') })),
+    'PUT /visores/v1/update_secciones': route('secciones', (call) => {
+      const item = state.visores.get('v1')!;
+      if (ifMatch(call) !== item.version) return { status: 412, body: { status: 'error', message: 'stale' } };
+      state.visores.set('v1', { ...item, secciones: (call.body as { secciones: Section[] }).secciones, version: item.version + 1 });
+      return ok({ data: state.visores.get('v1') });
+    }),
+    [`POST /visores/${USER}/new`]: route('create', (call) => {
+      const body = call.body as { title: string; visor_id: string; folder_id?: string | null };
+      let item = state.visores.get(body.visor_id);
+      if (!item) {
+        item = { ...visor(body.visor_id, body.title), secciones: [], version: 0 };
+        state.visores.set(item.visor_id, item);
+        state.tree = { nodes: [...state.tree.nodes, leafOfVisor(item)], version: state.tree.version + 1 };
+      }
+      return ok({ data: { id_visor: item.visor_id, visor: item }, workspace: workspace() });
+    }),
+  };
+  return { state, routes };
+}
+
+let count = 0;
+const databases: VisoresDb[] = [];
+afterEach(async () => {
+  for (const database of databases.splice(0)) await database.delete();
+});
+
+function setup(database = new VisoresDb(`outbox-unit-${++count}`), server = fakeServer()) {
+  databases.push(database);
+  const http = fakeFetch('/api', server.routes);
+  const notices: string[] = [];
+  let online = server.state.up;
+  const sync = createWorkspaceSync({
+    db: database,
+    http: createHttpClient({ fetch: http.fetch, baseUrl: '/api', getToken: () => 'token-ana' }),
+    getSession: () => ({ token: 'token-ana', userId: USER }),
+    log: recordingLog(),
+    isOnline: () => online,
+    notify: (text) => notices.push(text),
+    newVisorId: () => 'ab'.repeat(16),
+  });
+  const goOffline = () => {
+    server.state.up = false;
+    online = false;
+  };
+  const goOnline = async () => {
+    server.state.up = true;
+    online = true;
+    await sync.flush();
+  };
+  const writes = () => http.calls.filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.path}`);
+  return { sync, database, http, server, notices, goOffline, goOnline, writes };
+}
+
+const cachedVisor = async (database: VisoresDb, id = 'v1') => {
+  const record = await database.visores.get([USER, id]);
+  return record && isOwnVisor(record) ? record : undefined;
+};
+
+describe('the outbox', () => {
+  it('keeps offline edits, shows them at once, and replays them in order when the server answers', async () => {
+    const { sync, database, server, goOffline, goOnline, writes } = setup();
+    await sync.refresh();
+    goOffline();
+    expect(await sync.changeTree({ kind: 'editFolder', folderId: 'F1', name: 'Pesos', emoji: '' })).toEqual({ ok: true, value: { version: 1 } });
+    expect(await sync.toggleVisorFavourite('v1')).toEqual({ ok: true, value: { fav: true } });
+    const moved = [section('b', 'B'), section('a', 'A')];
+    const saved = await sync.saveSecciones('v1', { base: visor('v1', 'Uno').secciones, sections: moved, version: 1 });
+    expect(saved.ok && saved.value.outcome).toBe('saved');
+    expect(await sync.updateVisor('v1', { title: 'Uno bis' })).toMatchObject({ ok: true, value: { title: 'Uno bis', fav: true } });
+
+    // Shown at once: the cache has every edit, the server none.
+    const tree = await database.folderTrees.get(USER);
+    expect(tree?.nodes[0]).toMatchObject({ folder_id: 'F1', name: 'Pesos' });
+    expect(tree?.nodes[1]).toMatchObject({ visor_id: 'v1', name: 'Uno bis', fav: true });
+    expect((await database.favourites.get(USER))?.visores).toEqual([{ visor_id: 'v1', emoji: '', title: 'Uno bis' }]);
+    expect(await cachedVisor(database)).toMatchObject({ title: 'Uno bis', fav: true, secciones: moved });
+    expect(await sync.pending(USER)).toBe(4);
+    expect(writes()).toEqual([]);
+
+    await goOnline();
+    expect(writes()).toEqual([`PUT /visores/${USER}/folders`, `PUT /visores/${USER}/v1/fav`, 'PUT /visores/v1/update_secciones', 'PUT /visores/v1']);
+    expect(await sync.pending(USER)).toBe(0);
+    expect(server.state.tree.nodes[0]).toMatchObject({ name: 'Pesos' });
+    expect(server.state.visores.get('v1')).toMatchObject({ title: 'Uno bis', fav: true, secciones: moved, version: 2 });
+    // The cache is the server's again.
+    expect(await cachedVisor(database)).toMatchObject({ title: 'Uno bis', fav: true, secciones: moved, version: 2 });
+  });
+
+  it('folds the section saves of one visor into one write, on the version they were made on', async () => {
+    const { sync, goOffline, goOnline, writes, server } = setup();
+    await sync.refresh();
+    goOffline();
+    const start = visor('v1', 'Uno').secciones;
+    const first = [section('a', 'A1'), section('b', 'B')];
+    const second = [section('a', 'A2'), section('b', 'B')];
+    await sync.saveSecciones('v1', { base: start, sections: first, version: 1 });
+    await sync.saveSecciones('v1', { base: first, sections: second, version: 1 });
+    expect(await sync.pending(USER)).toBe(1);
+    await goOnline();
+    expect(writes()).toEqual(['PUT /visores/v1/update_secciones']);
+    expect(server.state.visores.get('v1')).toMatchObject({ secciones: second, version: 2 });
+  });
+
+  it('rebases a section save on a newer version that changed other sections, and keeps the server’s when they overlap', async () => {
+    const { sync, database, server, notices, goOffline, goOnline } = setup();
+    await sync.refresh();
+    goOffline();
+    const mine = [section('a', 'Mía'), section('b', 'B')];
+    await sync.saveSecciones('v1', { base: visor('v1', 'Uno').secciones, sections: mine, version: 1 });
+    // Another device saved section b meanwhile.
+    server.state.visores.set('v1', { ...visor('v1', 'Uno'), secciones: [section('a', 'A'), section('b', 'Suya')], version: 2 });
+    await goOnline();
+    expect(server.state.visores.get('v1')).toMatchObject({ secciones: [section('a', 'Mía'), section('b', 'Suya')], version: 3 });
+    expect(notices).toEqual([]);
+
+    goOffline();
+    const current = (await cachedVisor(database))!;
+    await sync.saveSecciones('v1', { base: current.secciones, sections: [section('a', 'Otra mía'), section('b', 'Suya')], version: current.version });
+    server.state.visores.set('v1', { ...visor('v1', 'Uno'), secciones: [section('a', 'De otro'), section('b', 'Suya')], version: 4 });
+    await goOnline();
+    expect(server.state.visores.get('v1')).toMatchObject({ secciones: [section('a', 'De otro'), section('b', 'Suya')], version: 4 });
+    expect(notices).toEqual([OUTBOX_MESSAGES.sectionsClash('Uno')]);
+    expect((await cachedVisor(database))?.secciones).toEqual([section('a', 'De otro'), section('b', 'Suya')]);
+  });
+
+  it('applies nothing twice when the server applied a write whose answer was lost', async () => {
+    const { sync, server, goOnline, writes } = setup();
+    await sync.refresh();
+    // Sent online, one at a time: the server applies it and the answer never comes back, so the
+    // write waits in the outbox (it may not have landed) and is replayed.
+    const lost = async (route: string, write: () => Promise<unknown>) => {
+      server.state.loseAnswer.add(route);
+      expect(await write()).toMatchObject({ ok: true });
+      expect(await sync.pending(USER)).toBe(1);
+      await goOnline();
+      expect(await sync.pending(USER)).toBe(0);
+    };
+    const moved = [section('b', 'B'), section('a', 'A')];
+    await lost('fav', () => sync.toggleVisorFavourite('v1'));
+    await lost('secciones', () => sync.saveSecciones('v1', { base: visor('v1', 'Uno').secciones, sections: moved, version: 1 }));
+    await lost('create', () => sync.createVisor({ title: 'Nuevo' }, null));
+    await lost('saveTree', () => sync.changeTree({ kind: 'addFolder', parentId: null, name: 'Nueva', emoji: '' }));
+
+    const v1 = server.state.visores.get('v1')!;
+    expect(v1.fav).toBe(true);
+    expect(v1).toMatchObject({ secciones: moved, version: 2 });
+    expect([...server.state.visores.keys()]).toEqual(['v1', 'ab'.repeat(16)]);
+    expect(server.state.tree.nodes.filter((node) => 'folder_id' in node && node.name === 'Nueva')).toHaveLength(1);
+    // The toggle was sent once (the replay read it done); the create twice, making one visor.
+    expect(writes().filter((write) => write.endsWith('/fav'))).toEqual([`PUT /visores/${USER}/v1/fav`]);
+    expect(writes().filter((write) => write.endsWith('/new'))).toHaveLength(2);
+    expect(writes().filter((write) => write.endsWith('/update_secciones'))).toHaveLength(2);
+  });
+
+  it('drops a write the server refuses (4xx) with a notice, and replays the ones after it', async () => {
+    const { sync, server, notices, goOffline, goOnline } = setup();
+    await sync.refresh();
+    goOffline();
+    await sync.updateVisor('v1', { title: 'Inválido' });
+    await sync.toggleVisorFavourite('v1');
+    server.state.refuse.set('update', 400);
+    await goOnline();
+    expect(notices).toEqual([OUTBOX_MESSAGES.refused('cambiar el visor «Inválido»', 'Rechazado (400)')]);
+    expect(server.state.visores.get('v1')).toMatchObject({ title: 'Uno', fav: true });
+    expect(await sync.pending(USER)).toBe(0);
+  });
+
+  it('keeps a write that gets no answer, or a 5xx, for a later replay', async () => {
+    const { sync, server, goOffline, goOnline } = setup();
+    await sync.refresh();
+    goOffline();
+    await sync.toggleVisorFavourite('v1');
+    server.state.refuse.set('getFav', 503);
+    await goOnline();
+    expect(await sync.pending(USER)).toBe(1);
+    server.state.refuse.clear();
+    await sync.flush();
+    expect(await sync.pending(USER)).toBe(0);
+    expect(server.state.visores.get('v1')?.fav).toBe(true);
+  });
+
+  it('survives its worker: a new one over the same database replays what the old one kept', async () => {
+    const server = fakeServer();
+    const database = new VisoresDb(`outbox-unit-${++count}`);
+    const first = setup(database, server);
+    await first.sync.refresh();
+    first.goOffline();
+    await first.sync.changeTree({ kind: 'move', node: { kind: 'visor', id: 'v1' }, parentId: 'F1', index: 0 });
+    // Every tab closed; the network back; a tab opens and starts a new worker.
+    server.state.up = true;
+    const second = setup(database, server);
+    await second.sync.refresh();
+    await second.sync.flush();
+    expect(server.state.tree.nodes).toEqual([{ folder_id: 'F1', name: 'Dólar', emoji: '', sub: [leafOfVisor(visor('v1', 'Uno'))] }]);
+    expect(await second.sync.pending(USER)).toBe(0);
+  });
+
+  it('is wiped with the rest of the user’s data at logout', async () => {
+    const { sync, goOffline } = setup();
+    await sync.refresh();
+    goOffline();
+    await sync.toggleVisorFavourite('v1');
+    await sync.wipe(USER);
+    expect(await sync.pending(USER)).toBe(0);
+  });
+});

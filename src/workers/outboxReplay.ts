@@ -1,0 +1,176 @@
+// The replay of one outbox write when the server answers again (issue 21). Each write is
+// sent so that sending it twice changes nothing more than once: tree changes are applied
+// again on the server's tree and saved with If-Match (a change already there is done), a
+// favourite is set to its value after reading it, a create names its visor's id, a section
+// save whose sections the server already has is done. A 412 is rebased when the changes do
+// not overlap; otherwise the server's state stays and the answer says what was kept.
+import { applyTreeChange, TREE_CHANGE_MESSAGES } from '../lib/treeChanges';
+import { mergeSections, sameJson } from '../lib/sectionMerge';
+import {
+  DeleteVisorResponse,
+  FavResponse,
+  FolderTreeResponse,
+  NewVisorResponse,
+  ReadVisorResponse,
+  SaveTreeResponse,
+  ToggleFavResponse,
+  UpdateVisorResponse,
+  VisorResponse,
+  isOwnVisor,
+} from '../protocol/workspace';
+import { ApiError } from '../shared/errors';
+import type { HttpClient } from '../shared/http';
+import type { OutboxOp } from './outbox';
+import { workspacePaths } from './syncRefresh';
+import type { SyncStore } from './syncStore';
+
+/** Tries of one write that meet a 412 each (every try reads the server's state again). */
+export const MAX_REPLAY_CONFLICTS = 3;
+
+export const OUTBOX_MESSAGES = {
+  refused: (what: string, message: string) => `No se guardó un cambio hecho sin conexión (${what}): ${message}`,
+  sectionsClash: (title: string) =>
+    `Visor «${title}»: otra pestaña o dispositivo cambió las mismas secciones mientras no había conexión; se conservó la versión del servidor y no el cambio hecho sin conexión.`,
+  treeGone: (message: string) => `Un cambio de carpetas hecho sin conexión no se aplicó: ${message}. Se conservó el árbol del servidor.`,
+} as const;
+
+/** What the op was, in words, for a toast. */
+export function describeOp(op: OutboxOp): string {
+  switch (op.kind) {
+    case 'tree':
+      return 'carpetas';
+    case 'createVisor':
+      return `crear el visor «${op.fields.title}»`;
+    case 'updateVisor':
+      return `cambiar el visor «${op.fields.title}»`;
+    case 'deleteVisor':
+      return 'borrar un visor';
+    case 'favourite':
+      return 'favorito';
+    case 'public':
+      return 'visor público';
+    case 'secciones':
+      return 'secciones del visor';
+  }
+}
+
+/** Done as asked (or already done), or left out with what the user is told. */
+export type ReplayOutcome = { kind: 'done' } | { kind: 'dropped'; message: string };
+
+const isStatus = (error: unknown, status: number) => error instanceof ApiError && error.status === status;
+
+export interface ReplayDeps {
+  http: HttpClient;
+  store: SyncStore;
+}
+
+/**
+ * Sends one write. Throws when it should be tried again later (no answer, a 5xx, a 401: the
+ * session is the tab's to settle); answers `dropped` for any other refusal (a 4xx), so one bad
+ * write never blocks the ones after it.
+ */
+export async function replayOp({ http, store }: ReplayDeps, userId: string, op: OutboxOp): Promise<ReplayOutcome> {
+  const { base, visor: visorPath } = workspacePaths;
+  try {
+    switch (op.kind) {
+      case 'tree': {
+        for (let conflicts = 0; ; conflicts++) {
+          const { body: read } = await http.request('GET', `${base(userId)}/folders`, { schema: FolderTreeResponse, cache: 'no-store' });
+          const outcome = applyTreeChange(read.data, op.change);
+          // The folder it adds is there: that save did land (its answer was lost).
+          if (!outcome.ok && outcome.message === TREE_CHANGE_MESSAGES.duplicateFolder) return { kind: 'done' };
+          if (!outcome.ok) return { kind: 'dropped', message: OUTBOX_MESSAGES.treeGone(outcome.message) };
+          if (!outcome.changed) return { kind: 'done' };
+          try {
+            const { body } = await http.request('PUT', `${base(userId)}/folders`, {
+              body: outcome.nodes,
+              headers: { 'if-match': `"${read.version}"` },
+              schema: SaveTreeResponse,
+            });
+            await store.applyWorkspace(userId, body.workspace, { removed: body.deleted });
+            return { kind: 'done' };
+          } catch (error) {
+            if (!isStatus(error, 412) || conflicts >= MAX_REPLAY_CONFLICTS) throw error;
+          }
+        }
+      }
+      case 'createVisor': {
+        const request = { ...op.fields, visor_id: op.visorId, ...(op.folderId === undefined ? {} : { folder_id: op.folderId }) };
+        try {
+          const { body } = await http.request('POST', `${base(userId)}/new`, { body: request, schema: NewVisorResponse });
+          await store.applyWorkspace(userId, body.workspace, { visor: body.data.visor });
+        } catch (error) {
+          // Its folder was deleted meanwhile: the visor is made at the root rather than lost.
+          if (!isStatus(error, 400) || op.folderId == null) throw error;
+          const { body } = await http.request('POST', `${base(userId)}/new`, { body: { ...request, folder_id: null }, schema: NewVisorResponse });
+          await store.applyWorkspace(userId, body.workspace, { visor: body.data.visor });
+        }
+        return { kind: 'done' };
+      }
+      case 'updateVisor': {
+        const { body } = await http.request('PUT', visorPath(op.visorId), { body: op.fields, schema: UpdateVisorResponse });
+        await store.applyWorkspace(userId, body.workspace, { visor: body.data });
+        return { kind: 'done' };
+      }
+      case 'deleteVisor': {
+        try {
+          const { body } = await http.request('DELETE', visorPath(op.visorId), { schema: DeleteVisorResponse });
+          await store.applyWorkspace(userId, body.workspace, { removed: [op.visorId] });
+        } catch (error) {
+          // Already gone (this very delete landed before, or another device's).
+          if (!isStatus(error, 404)) throw error;
+        }
+        return { kind: 'done' };
+      }
+      case 'favourite': {
+        // PUT fav toggles: read it first, so a toggle that landed is not undone.
+        const favPath = `${base(userId)}/${encodeURIComponent(op.visorId)}/fav`;
+        const { body: now } = await http.request('GET', favPath, { schema: FavResponse, cache: 'no-store' });
+        if (now.data.fav === op.fav) return { kind: 'done' };
+        const { body } = await http.request('PUT', favPath, { schema: ToggleFavResponse });
+        await store.applyWorkspace(userId, body.workspace);
+        return { kind: 'done' };
+      }
+      case 'public': {
+        const { body } = await http.request('PUT', `${visorPath(op.visorId)}/check_option`, {
+          body: { option: 'public', value: op.value },
+          schema: VisorResponse,
+        });
+        await store.putVisor(userId, body.data);
+        return { kind: 'done' };
+      }
+      case 'secciones': {
+        let { base: from, sections, version } = op;
+        for (let conflicts = 0; ; conflicts++) {
+          try {
+            const { body } = await http.request('PUT', `${visorPath(op.visorId)}/update_secciones`, {
+              body: { secciones: sections },
+              headers: { 'if-match': `"${version}"` },
+              schema: VisorResponse,
+            });
+            await store.putVisor(userId, body.data);
+            return { kind: 'done' };
+          } catch (error) {
+            if (!isStatus(error, 412) || conflicts >= MAX_REPLAY_CONFLICTS) throw error;
+          }
+          const { body } = await http.request('GET', `${visorPath(op.visorId)}/get`, { schema: ReadVisorResponse, cache: 'no-store' });
+          const fresh = body.data;
+          if (!isOwnVisor(fresh)) return { kind: 'dropped', message: OUTBOX_MESSAGES.refused(describeOp(op), 'el visor ya no es suyo') };
+          await store.putVisor(userId, fresh);
+          // The server has these sections already: this save landed before (its answer was lost).
+          if (sameJson(fresh.secciones, sections)) return { kind: 'done' };
+          const merged = mergeSections(from, sections, fresh.secciones);
+          if (!merged.ok) return { kind: 'dropped', message: OUTBOX_MESSAGES.sectionsClash(fresh.title) };
+          from = fresh.secciones;
+          sections = merged.sections;
+          version = fresh.version;
+        }
+      }
+    }
+  } catch (error) {
+    if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 408 && error.status !== 429) {
+      return { kind: 'dropped', message: OUTBOX_MESSAGES.refused(describeOp(op), error.message) };
+    }
+    throw error;
+  }
+}
