@@ -1,16 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { clearServerStateOnSessionChange } from './data/queries/client';
-import { startDataWorker } from './data/worker';
 import './styles.css';
 import './styles/themes.css';
 import './styles/pages.css';
 
-// One data worker for all tabs: live quotes and the session's sockets start with the app.
-startDataWorker();
-// Cached server answers belong to one session: a new sign-in starts without the last one's.
-clearServerStateOnSessionChange();
+// The data worker (one for all tabs) starts with the signed-in branch of the route table
+// (router.tsx), beside the session check of the first navigation: the sign-in page does not
+// need it, nor load it (issue 21's budget).
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
