@@ -7,13 +7,17 @@
 // JavaScript gzip on the sign-in route). Every other screen, and the signed-in layout with its
 // header and sidebar, is a route `lazy` chunk: the router fetches it with the route's loader
 // and commits the navigation once both are there (the progress bar shows meanwhile), so no
-// screen flashes a fallback. The guards stay eager: they run before the chunk is needed.
+// screen flashes a fallback. The guards stay eager. The router loads a matched route's chunk
+// beside the loaders, before the guard's answer, so a signed-out start is sent to sign-in before
+// the router starts (signedOutStart): `/` signed out loads the sign-in page's code alone.
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootShell } from './layout/RootShell';
 import { BareLayout } from './layout/BareLayout';
 import { RouteErrorPage } from './routes/RouteErrorPage';
 import { requireAdmin, requireUser, redirectIfSignedIn } from './routes/guards';
-import { installIntentPrefetch } from './routes/routePrefetch';
+import { signedOutStart } from './routes/signInRedirect';
+import { getToken } from './data/session';
+import { installIntentPrefetch } from './routes/intentPrefetch';
 import { signInAction } from './features/auth/signInAction';
 import { SignInPage } from './features/auth/SignInPage';
 import { NotFoundPage } from './routes/NotFoundPage';
@@ -111,6 +115,8 @@ export const routes: RouteObject[] = [
 ];
 
 export function createRouter() {
+  const signIn = signedOutStart(routes, window.location.href, getToken());
+  if (signIn) window.history.replaceState(null, '', signIn);
   installIntentPrefetch(routes);
   return createBrowserRouter(routes);
 }
