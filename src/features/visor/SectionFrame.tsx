@@ -44,17 +44,20 @@ function SectionTitle({ title, editable, onRename }: { title: string; editable: 
       event.currentTarget.blur();
     }
   };
+  // Still the section's heading (a formula card's name is an h3 below it), with the field in it.
   return (
-    <input
-      className="section-frame__title-input"
-      aria-label="Título de la sección"
-      value={editing ?? title}
-      maxLength={200}
-      onFocus={() => setEditing(title)}
-      onChange={(event) => setEditing(event.target.value)}
-      onBlur={commit}
-      onKeyDown={onKeyDown}
-    />
+    <h2 className="section-frame__heading">
+      <input
+        className="section-frame__title-input"
+        aria-label="Título de la sección"
+        value={editing ?? title}
+        maxLength={200}
+        onFocus={() => setEditing(title)}
+        onChange={(event) => setEditing(event.target.value)}
+        onBlur={commit}
+        onKeyDown={onKeyDown}
+      />
+    </h2>
   );
 }
 
