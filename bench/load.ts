@@ -1,11 +1,11 @@
-// npm run bench:load [-- --runs 3 --port 0]
+// npm run bench:load [-- --runs 3 --port 0 --dist dist]
 //
 // Issue 21's budgets (a benchmark, not a test): how much the app makes a browser load and how
 // fast a visor shows. It builds nothing: it serves the dist/ there is (run `npx vite build`
-// first), with the real server started as a child process on its own port (a free one unless
-// --port) and a throw-away data folder, whose demo account has the sample visores; the visor
-// measured is demo's `Dólar: futuros y MEP` (every section type). Each run, in fresh Chromium
-// profiles (/usr/bin/chromium):
+// first; --dist names another build, e.g. an older one to compare) with the real server, started
+// as a child process on its own port (a free one unless --port) and a throw-away data folder,
+// whose demo account has the sample visores; the visor measured is demo's `Dólar: futuros y
+// MEP` (every section type). Each run, in fresh Chromium profiles (/usr/bin/chromium):
 // - the sign-in route's JavaScript: every script and modulepreload the page loads on `/` signed
 //   out (it lands on /auth/signin), as Chromium fetched them, gzip-compressed here (level 9) when
 //   the server sent them uncompressed; and the same for the visor's page, for comparison;
@@ -34,12 +34,13 @@ const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '3' },
     port: { type: 'string', default: process.env.BENCH_PORT ?? '0' },
+    dist: { type: 'string', default: 'dist' },
   },
 });
 const RUNS = Number(values.runs);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`--runs must be a whole number from 1 (got ${values.runs})`);
 const root = path.resolve(import.meta.dirname, '..');
-const dist = path.join(root, 'dist');
+const dist = path.resolve(root, values.dist);
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'];
 /** How long a visor has to show its content before the load counts as failed. */
@@ -48,7 +49,7 @@ const DEMO = { username: 'demo', password: 'demo1234' };
 const VISOR_TITLE = 'Dólar: futuros y MEP';
 
 if (!existsSync(path.join(dist, 'index.html'))) {
-  console.error('bench:load measures the build in dist/, and there is none: run `npx vite build` first.');
+  console.error(`bench:load measures the build in ${path.relative(root, dist) || '.'}/, and there is none: run \`npx vite build\` first.`);
   process.exit(1);
 }
 
@@ -209,7 +210,7 @@ async function lighthouseScores(url: string, port: number, keepStorage: boolean)
       if (!audit || audit.score == null || audit.score >= 0.9 || audit.scoreDisplayMode === 'informative' || audit.scoreDisplayMode === 'notApplicable')
         continue;
       costs.push(
-        `${id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}${ref.weight > 0 ? ` [weight ${ref.weight}, score ${audit.score.toFixed(2)}]` : ''}`,
+        `${id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}${ref.weight > 0 ? ` [weight ${ref.weight}, score ${audit.score.toFixed(2)}]` : ''}${id === 'accessibility' ? failingNodes(audit.details) : ''}`,
       );
     }
   }
@@ -348,7 +349,9 @@ const ms = (value: number) => `${Math.round(value)} ms`;
 const plain = (value: number) => String(value);
 
 async function main(): Promise<void> {
-  console.log(`bench:load — ${RUNS} run(s) on dist/ (built ${new Date(statSync(path.join(dist, 'index.html')).mtimeMs).toISOString()}), Chromium ${CHROMIUM}`);
+  console.log(
+    `bench:load — ${RUNS} run(s) on ${path.relative(root, dist) || '.'}/ (built ${new Date(statSync(path.join(dist, 'index.html')).mtimeMs).toISOString()}), Chromium ${CHROMIUM}`,
+  );
   console.log(
     `load average at start: ${loadavg()
       .map((value) => value.toFixed(2))
