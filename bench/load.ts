@@ -176,8 +176,8 @@ const total = (scripts: Script[]) => scripts.reduce((sum, script) => sum + scrip
 interface LighthouseScores {
   performance: number;
   accessibility: number;
-  /** What costs points, when a score is under 95. */
-  costs: string[];
+  /** What costs points, when a score is under 95: the audit (or Lighthouse's error) and its value in this run. */
+  costs: { audit: string; value: string }[];
 }
 
 /** The first few elements an accessibility audit names (its details' node items), as ` — selector; selector…`. */
@@ -200,18 +200,24 @@ async function lighthouseScores(url: string, port: number, keepStorage: boolean)
     const file = path.join(process.env.BENCH_LIGHTHOUSE_DIR, `${new URL(url).pathname.split('/')[1] || 'root'}-${Date.now()}.json`);
     writeFileSync(file, JSON.stringify(result.lhr));
   }
-  const { categories, audits } = result.lhr;
-  const score = (id: string) => Math.round((categories[id]?.score ?? 0) * 100);
-  const costs: string[] = [];
+  const { categories, audits, runtimeError } = result.lhr;
+  // A run Lighthouse could not finish has no score (null): NaN, left out of the spread, and its error said.
+  const score = (id: string) => {
+    const value = categories[id]?.score;
+    return value == null ? Number.NaN : Math.round(value * 100);
+  };
+  const costs: LighthouseScores['costs'] = [];
+  if (runtimeError) costs.push({ audit: `Lighthouse could not finish: ${runtimeError.code}`, value: runtimeError.message });
   for (const id of ['performance', 'accessibility']) {
     if (score(id) >= 95) continue;
     for (const ref of categories[id]?.auditRefs ?? []) {
       const audit = audits[ref.id];
       if (!audit || audit.score == null || audit.score >= 0.9 || audit.scoreDisplayMode === 'informative' || audit.scoreDisplayMode === 'notApplicable')
         continue;
-      costs.push(
-        `${id}: ${audit.title}${audit.displayValue ? ` (${audit.displayValue})` : ''}${ref.weight > 0 ? ` [weight ${ref.weight}, score ${audit.score.toFixed(2)}]` : ''}${id === 'accessibility' ? failingNodes(audit.details) : ''}`,
-      );
+      costs.push({
+        audit: `${id}: ${audit.title}${ref.weight > 0 ? ` [weight ${ref.weight}]` : ''}${id === 'accessibility' ? failingNodes(audit.details) : ''}`,
+        value: `${audit.displayValue ?? ''}${ref.weight > 0 ? ` score ${audit.score.toFixed(2)}` : ''}`.trim(),
+      });
     }
   }
   return { performance: score('performance'), accessibility: score('accessibility'), costs };
@@ -367,13 +373,14 @@ async function main(): Promise<void> {
     visorPerformance: [] as number[],
     visorAccessibility: [] as number[],
   };
-  const costs = new Map<string, number>();
+  const costs = new Map<string, string[]>();
   const cold: number[] = [];
   const warm: number[] = [];
   const offline: number[] = [];
   let warmThroughWorker = false;
   let offlineFailed = 0;
   let lastSignInScripts: Script[] = [];
+  let lastVisorScripts: Script[] = [];
   try {
     const demo = await demoVisor(server.url);
     for (let run = 1; run <= RUNS; run++) {
@@ -391,6 +398,7 @@ async function main(): Promise<void> {
 
       const loads = await visorLoads(browser, server, demo);
       visorJs.push(total(loads.visorScripts));
+      lastVisorScripts = loads.visorScripts;
       cold.push(loads.cold);
       warm.push(loads.warm);
       warmThroughWorker ||= loads.warmThroughWorker;
@@ -406,7 +414,7 @@ async function main(): Promise<void> {
         ['sign-in', lh.signIn],
         ['visor', lh.visor],
       ] as const) {
-        for (const cost of result.costs) costs.set(`${page} ${cost}`, (costs.get(`${page} ${cost}`) ?? 0) + 1);
+        for (const { audit, value } of result.costs) costs.set(`${page} ${audit}`, [...(costs.get(`${page} ${audit}`) ?? []), value || '—']);
       }
       console.log(
         `run ${run}: sign-in JS ${kb(total(scripts))} gzip; visor cold ${ms(loads.cold)}, warm ${ms(loads.warm)}${loads.warmThroughWorker ? ' (service worker)' : ''}, offline ${
@@ -422,6 +430,9 @@ async function main(): Promise<void> {
   console.log("\nThe sign-in route's JavaScript (last run), as Chromium fetched it, gzip level 9:");
   for (const script of [...lastSignInScripts].sort((a, b) => b.gzip - a.gzip))
     console.log(`  ${kb(script.gzip).padStart(9)}  ${kb(script.bytes).padStart(9)} raw  ${script.url}`);
+  const largest = [...lastVisorScripts].sort((a, b) => b.gzip - a.gzip);
+  console.log(`\nThe visor's JavaScript (last run, cold): ${largest.length} scripts; the largest:`);
+  for (const script of largest.slice(0, 8)) console.log(`  ${kb(script.gzip).padStart(9)}  ${kb(script.bytes).padStart(9)} raw  ${script.url}`);
   const cache = precache();
   console.log(`\n${RUNS} run(s): median (min–max)`);
   const rows: [string, string][] = [
@@ -446,8 +457,9 @@ async function main(): Promise<void> {
   const width = Math.max(...rows.map(([label]) => label.length));
   for (const [label, value] of rows) console.log(`  ${label.padEnd(width)}  ${value}`);
   if (costs.size > 0) {
-    console.log('\nWhat Lighthouse says costs points where a score is under 95 (runs in which it did):');
-    for (const [cost, count] of [...costs].sort((a, b) => b[1] - a[1])) console.log(`  ${count}×  ${cost}`);
+    console.log('\nWhat Lighthouse says costs points where a score is under 95 (how many runs, then the value in each run):');
+    for (const [audit, runValues] of [...costs].sort((a, b) => b[1].length - a[1].length))
+      console.log(`  ${runValues.length}×  ${audit}: ${runValues.join(' | ')}`);
   }
   console.log(
     `load average at the end: ${loadavg()
