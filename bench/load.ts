@@ -8,7 +8,8 @@
 // MEP` (every section type). Each run, in fresh Chromium profiles (/usr/bin/chromium):
 // - the sign-in route's JavaScript: every script and modulepreload the page loads on `/` signed
 //   out (it lands on /auth/signin), as Chromium fetched them, gzip-compressed here (level 9) when
-//   the server sent them uncompressed; and the same for the visor's page, for comparison;
+//   the server sent them uncompressed; and the same for the visor's page, for comparison (the
+//   page's scripts: the SharedWorker's script is fetched outside the page's events);
 // - Lighthouse 12 (Node API, desktop preset) performance and accessibility on the sign-in page,
 //   then on the visor after signing in through the form in the same profile
 //   (`disableStorageReset`, so the session stays), with what costs points under 95;
@@ -437,7 +438,7 @@ async function main(): Promise<void> {
   console.log(`\n${RUNS} run(s): median (min–max)`);
   const rows: [string, string][] = [
     ['sign-in route JavaScript, gzip [≤ 150 KB]', spread(signInJs, kb)],
-    ['visor page JavaScript, gzip (cold; with the data worker)', spread(visorJs, kb)],
+    ["visor page JavaScript, gzip (cold; the page's own scripts, not the data worker's)", spread(visorJs, kb)],
     ['precache', cache ? `${cache.files} files, ${kb(cache.bytes)} (${kb(cache.gzip)} gzip)` : 'no service worker in this build'],
     ['Lighthouse sign-in: performance [≥ 95]', spread(scores.signInPerformance, plain)],
     ['Lighthouse sign-in: accessibility [≥ 95]', spread(scores.signInAccessibility, plain)],

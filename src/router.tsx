@@ -37,8 +37,10 @@ async function signedInLayout() {
   return { Component: BackendLayout };
 }
 
+/** A visor screen; the section types' views start loading with it, before the visor is read. */
 const visorPage = (mode: 'edit' | 'public') => async () => {
-  const { VisorPage } = await import('./features/visor/VisorPage');
+  const [{ VisorPage }, { preloadSectionViews }] = await Promise.all([import('./features/visor/VisorPage'), import('./features/visor/sections/registry')]);
+  preloadSectionViews();
   return { element: <VisorPage mode={mode} /> };
 };
 
