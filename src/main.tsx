@@ -1,13 +1,16 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { getToken } from './data/session';
 import './styles.css';
 import './styles/themes.css';
 import './styles/pages.css';
 
-// The data worker (one for all tabs) starts with the signed-in branch of the route table
-// (router.tsx), beside the session check of the first navigation: the sign-in page does not
-// need it, nor load it (issue 21's budget).
+// The data worker (one for all tabs) starts at once when this browser holds a session, while
+// the first screen's chunks load (its sockets and the workspace are what a visor waits for);
+// after a sign-in, the signed-in branch of the route table starts it (router.tsx). A signed-out
+// start (the sign-in page) neither needs nor loads it (issue 21's budget).
+if (getToken()) void import('./data/worker').then(({ startDataWorker }) => startDataWorker());
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
