@@ -1,14 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router-dom';
-import { queryClient } from './data/queries/client';
 import { createRouter } from './router';
 
 const router = createRouter();
 
+// TanStack Query's provider is in the signed-in layout (layout/BackendLayout.tsx): only the
+// signed-in screens read server state through it.
 export function App() {
-  return (
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  );
+  return <RouterProvider router={router} />;
 }

@@ -1,23 +1,27 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
-import { clearServerStateOnSessionChange } from './data/queries/client';
-import { flushBeforeReload, startServiceWorker } from './data/serviceWorker';
-import { startDataWorker } from './data/worker';
-import { offerUpdate } from './features/appUpdate/updatePrompt';
+import { getToken } from './data/session';
 import { settings } from './shared/settings';
 import './styles.css';
 import './styles/themes.css';
 import './styles/pages.css';
 
+// The data worker (one for all tabs) starts at once when this browser holds a session, while
+// the first screen's chunks load (its sockets and the workspace are what a visor waits for);
+// after a sign-in, the signed-in branch of the route table starts it (router.tsx). A signed-out
+// start (the sign-in page) neither needs nor loads it (issue 21's budget).
+if (getToken()) void import('./data/worker').then(({ startDataWorker }) => startDataWorker());
+
 // The build this tab runs, where a test or a person can read it (<html data-build>).
 document.documentElement.dataset.build = settings.buildId;
-// The app shell from the service worker; a new build is offered, and applied only when accepted.
-if (import.meta.env.PROD) startServiceWorker({ onUpdateReady: offerUpdate, beforeReload: flushBeforeReload });
-// One data worker for all tabs: live quotes and the session's sockets start with the app.
-startDataWorker();
-// Cached server answers belong to one session: a new sign-in starts without the last one's.
-clearServerStateOnSessionChange();
+// The app shell from the service worker; a new build is offered, and applied only when
+// accepted. Workbox and the toast come in chunks of their own (the sign-in route's budget).
+if (import.meta.env.PROD) {
+  void Promise.all([import('./data/serviceWorker'), import('./features/appUpdate/updatePrompt')]).then(([sw, prompt]) =>
+    sw.startServiceWorker({ onUpdateReady: prompt.offerUpdate, beforeReload: sw.flushBeforeReload }),
+  );
+}
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');

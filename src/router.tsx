@@ -2,29 +2,52 @@
 // the shells (layout/), the guards and route screens (routes/) and the pages (features/)
 // together, so it sits above every layer. Signed-in screens sit under one branch whose
 // loader checks the token on every navigation; admin screens add the admin check.
+//
+// Only what the sign-in page needs is in the entry's chunk (issue 21's budget: 150 KB of
+// JavaScript gzip on the sign-in route). Every other screen, and the signed-in layout with its
+// header and sidebar, is a route `lazy` chunk: the router fetches it with the route's loader
+// and commits the navigation once both are there (the progress bar shows meanwhile), so no
+// screen flashes a fallback. The guards stay eager. The router loads a matched route's chunk
+// beside the loaders, before the guard's answer, so a signed-out start is sent to sign-in before
+// the router starts (signedOutStart): `/` signed out loads the sign-in page's code alone.
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { RootShell } from './layout/RootShell';
-import { BackendLayout } from './layout/BackendLayout';
 import { BareLayout } from './layout/BareLayout';
 import { RouteErrorPage } from './routes/RouteErrorPage';
 import { requireAdmin, requireUser, redirectIfSignedIn } from './routes/guards';
+import { signedOutStart } from './routes/signInRedirect';
+import { getToken } from './data/session';
+import { installIntentPrefetch } from './routes/intentPrefetch';
 import { signInAction } from './features/auth/signInAction';
 import { SignInPage } from './features/auth/SignInPage';
-import { HomePage } from './features/home/HomePage';
-import { ProfilePage } from './features/profile/ProfilePage';
-import { SearchPage } from './features/search/SearchPage';
 import { NotFoundPage } from './routes/NotFoundPage';
-import { AdminHomePage } from './features/admin/AdminHomePage';
-import { DataCenterPage } from './features/admin/DataCenterPage';
-import { OperatorLogsPage } from './features/admin/OperatorLogsPage';
 import { StartingScreen } from './routes/StartingScreen';
-import { QuoteBoardPage } from './features/quoteBoard/QuoteBoardPage';
-import { VisorPage } from './features/visor/VisorPage';
 import { SESSION_ROUTE_ID } from './features/auth/sessionRoute';
-import { PositionsAdminPage } from './features/admin/PositionsAdminPage';
-import { UsersPage } from './features/admin/UsersPage';
 
 const always = () => true;
+
+/**
+ * The signed-in layout, and the data worker (one for all tabs: the session's sockets, the
+ * workspace in Dexie) started as it loads, while the branch's loader checks the session. A
+ * signed-out start (the sign-in page) loads neither; signing in leads here.
+ */
+async function signedInLayout() {
+  const [{ BackendLayout }, { startDataWorker }] = await Promise.all([import('./layout/BackendLayout'), import('./data/worker')]);
+  startDataWorker();
+  return { Component: BackendLayout };
+}
+
+/** A visor screen; the section types' views start loading with it, before the visor is read. */
+const visorPage = (mode: 'edit' | 'public') => async () => {
+  const [{ VisorPage }, { preloadSectionViews }] = await Promise.all([import('./features/visor/VisorPage'), import('./features/visor/sections/registry')]);
+  preloadSectionViews();
+  return { element: <VisorPage mode={mode} /> };
+};
+
+const dataCenterPage = (name: 'tv' | 'rofex') => async () => {
+  const { DataCenterPage } = await import('./features/admin/DataCenterPage');
+  return { element: <DataCenterPage key={name} name={name} /> };
+};
 
 export const routes: RouteObject[] = [
   {
@@ -49,26 +72,38 @@ export const routes: RouteObject[] = [
         id: SESSION_ROUTE_ID,
         loader: requireUser,
         shouldRevalidate: always,
-        element: <BackendLayout />,
+        lazy: signedInLayout,
         children: [
-          { index: true, id: 'home', element: <HomePage /> },
-          { path: 'test', id: 'test', element: <QuoteBoardPage /> },
-          { path: 'visor/:id/edit', id: 'visor-modo-edicion', element: <VisorPage mode="edit" /> },
-          { path: 'visor/:id', id: 'visor-modo-publico', element: <VisorPage mode="public" /> },
-          { path: 'visor/:id/public', id: 'visor-modo-publico-public', element: <VisorPage mode="public" /> },
-          { path: 'config/profile', id: 'config-profile', element: <ProfilePage /> },
-          { path: 'backend/pages/generic/search', id: 'search', element: <SearchPage /> },
+          { index: true, id: 'home', lazy: async () => ({ Component: (await import('./features/home/HomePage')).HomePage }) },
+          { path: 'test', id: 'test', lazy: async () => ({ Component: (await import('./features/quoteBoard/QuoteBoardPage')).QuoteBoardPage }) },
+          { path: 'visor/:id/edit', id: 'visor-modo-edicion', lazy: visorPage('edit') },
+          { path: 'visor/:id', id: 'visor-modo-publico', lazy: visorPage('public') },
+          { path: 'visor/:id/public', id: 'visor-modo-publico-public', lazy: visorPage('public') },
+          { path: 'config/profile', id: 'config-profile', lazy: async () => ({ Component: (await import('./features/profile/ProfilePage')).ProfilePage }) },
+          {
+            path: 'backend/pages/generic/search',
+            id: 'search',
+            lazy: async () => ({ Component: (await import('./features/search/SearchPage')).SearchPage }),
+          },
           {
             id: 'admin-guard',
             loader: requireAdmin,
             shouldRevalidate: always,
             children: [
-              { path: 'posiciones', id: 'posiciones', element: <PositionsAdminPage /> },
-              { path: 'users', id: 'users', element: <UsersPage /> },
-              { path: 'admin', id: 'home-admin', element: <AdminHomePage /> },
-              { path: 'admin/datacenter/tv', id: 'datacenter-tv', element: <DataCenterPage key="tv" name="tv" /> },
-              { path: 'admin/datacenter/rofex', id: 'datacenter-rofex', element: <DataCenterPage key="rofex" name="rofex" /> },
-              { path: 'admin/datacenter/logs-operadores', id: 'logs-operadores', element: <OperatorLogsPage /> },
+              {
+                path: 'posiciones',
+                id: 'posiciones',
+                lazy: async () => ({ Component: (await import('./features/admin/PositionsAdminPage')).PositionsAdminPage }),
+              },
+              { path: 'users', id: 'users', lazy: async () => ({ Component: (await import('./features/admin/UsersPage')).UsersPage }) },
+              { path: 'admin', id: 'home-admin', lazy: async () => ({ Component: (await import('./features/admin/AdminHomePage')).AdminHomePage }) },
+              { path: 'admin/datacenter/tv', id: 'datacenter-tv', lazy: dataCenterPage('tv') },
+              { path: 'admin/datacenter/rofex', id: 'datacenter-rofex', lazy: dataCenterPage('rofex') },
+              {
+                path: 'admin/datacenter/logs-operadores',
+                id: 'logs-operadores',
+                lazy: async () => ({ Component: (await import('./features/admin/OperatorLogsPage')).OperatorLogsPage }),
+              },
             ],
           },
         ],
@@ -82,5 +117,8 @@ export const routes: RouteObject[] = [
 ];
 
 export function createRouter() {
+  const signIn = signedOutStart(routes, window.location.href, getToken());
+  if (signIn) window.history.replaceState(null, '', signIn);
+  installIntentPrefetch(routes);
   return createBrowserRouter(routes);
 }

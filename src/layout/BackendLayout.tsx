@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Outlet, useNavigation } from 'react-router-dom';
+import { queryClient } from '../data/queries/client';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
 import { Footer } from './Footer';
@@ -10,7 +12,10 @@ import { useManifestShortcuts } from '../data/manifestLink';
 import { useCurrentUser } from '../features/auth/useCurrentUser';
 import './layout.css';
 
-/** Header, sidebar, side overlay and footer around every signed-in screen. */
+/**
+ * Header, sidebar, side overlay and footer around every signed-in screen, and the server state
+ * they read (TanStack Query: only signed-in screens use it, so the sign-in page does not load it).
+ */
 export function BackendLayout() {
   const [sidebarOpen, setSidebarOpen] = useState(false);
   const layout = useAtomValue(layoutOptionsAtom, appearanceStore);
@@ -36,25 +41,27 @@ export function BackendLayout() {
     .filter(Boolean)
     .join(' ');
   return (
-    <div className={classes}>
-      <Sidebar onNavigate={() => setSidebarOpen(false)} onClose={() => setSidebarOpen(false)} />
-      <div className="side-overlay" onClick={() => setSidebarOpen(false)} aria-hidden="true" />
-      <div className="backend-main">
-        <Header onToggleSidebar={() => setSidebarOpen((open) => !open)} />
-        <OfflineBanner />
-        <main className="backend-content" id="main-content">
-          {layout.pageLoader && loading && (
-            <div className="page-loader" role="status" aria-label="Cargando">
-              <span className="page-loader__spinner" />
+    <QueryClientProvider client={queryClient}>
+      <div className={classes}>
+        <Sidebar onNavigate={() => setSidebarOpen(false)} onClose={() => setSidebarOpen(false)} />
+        <div className="side-overlay" onClick={() => setSidebarOpen(false)} aria-hidden="true" />
+        <div className="backend-main">
+          <Header onToggleSidebar={() => setSidebarOpen((open) => !open)} />
+          <OfflineBanner />
+          <main className="backend-content" id="main-content">
+            {layout.pageLoader && loading && (
+              <div className="page-loader" role="status" aria-label="Cargando">
+                <span className="page-loader__spinner" />
+              </div>
+            )}
+            <div className="backend-content__inner">
+              <Outlet />
             </div>
-          )}
-          <div className="backend-content__inner">
-            <Outlet />
-          </div>
-        </main>
-        <Footer />
+          </main>
+          <Footer />
+        </div>
+        <SettingsPanel />
       </div>
-      <SettingsPanel />
-    </div>
+    </QueryClientProvider>
   );
 }

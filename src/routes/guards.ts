@@ -4,14 +4,7 @@ import { redirect, type LoaderFunctionArgs } from 'react-router-dom';
 import type { PublicUser } from '../protocol/auth';
 import { checkSession, clearSession } from '../data/session';
 import { safeNext } from '../features/auth/sessionRoute';
-import { paths } from '../lib/paths';
-
-/** Sign-in URL that brings the user back to where they were going. */
-export function signInUrl(request: Request): string {
-  const url = new URL(request.url);
-  const next = url.pathname + url.search;
-  return next === '/' ? paths['auth-signin']() : `${paths['auth-signin']()}?${new URLSearchParams({ next })}`;
-}
+import { signInUrl } from './signInRedirect';
 
 export async function requireUser({ request }: LoaderFunctionArgs): Promise<PublicUser> {
   const user = await checkSession();

@@ -1,21 +1,16 @@
-import { Toaster } from 'sonner';
+import { lazy, Suspense, useSyncExternalStore } from 'react';
 import type { ColorScheme } from './colorScheme';
+import { subscribeToaster, toasterWanted } from './toasterGate';
 
-/** Spec section 2 toast defaults: top-right, offset 20 px, gap 10 px, z-index 1031, 5000 ms, dismissible. */
-export const TOAST_DEFAULTS = { position: 'top-right', offset: 20, gap: 10, zIndex: 1031, duration: 5000 } as const;
+const SonnerToaster = lazy(() => import('./SonnerToaster'));
 
-/** Mounted once in the root shell, in the app's colour mode. */
+/** Mounted once in the root shell, in the app's colour mode; loads sonner once a toast can be shown (toasterGate.ts). */
 export function AppToaster({ theme }: { theme: ColorScheme }) {
+  const wanted = useSyncExternalStore(subscribeToaster, toasterWanted);
+  if (!wanted) return null;
   return (
-    <Toaster
-      position={TOAST_DEFAULTS.position}
-      offset={TOAST_DEFAULTS.offset}
-      gap={TOAST_DEFAULTS.gap}
-      duration={TOAST_DEFAULTS.duration}
-      style={{ zIndex: TOAST_DEFAULTS.zIndex }}
-      theme={theme}
-      closeButton
-      richColors
-    />
+    <Suspense fallback={null}>
+      <SonnerToaster theme={theme} />
+    </Suspense>
   );
 }

@@ -1,4 +1,8 @@
 import { toast } from 'sonner';
+import { wantToaster } from './toasterGate';
+
+// The code that shows toasts has loaded (and sonner with it): the root shell mounts the toaster.
+wantToaster();
 
 export type ToastType = 'info' | 'success' | 'warning' | 'error';
 

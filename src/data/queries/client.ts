@@ -1,6 +1,8 @@
 // The tab's one QueryClient: server state read over HTTP (search, profile, the admin pages)
 // and the data worker's event log. The workspace is not here (Dexie through the worker,
-// useLiveQuery) and neither are ticks (Jotai).
+// useLiveQuery) and neither are ticks (Jotai). Only signed-in screens use it: the signed-in
+// layout provides it (layout/BackendLayout.tsx), so the sign-in page does not load TanStack
+// Query (issue 21's budget); the cache follows the session from the moment it exists.
 import { onlineManager, QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api';
 import { getToken, onTokenChange } from '../session';
@@ -74,3 +76,5 @@ export function clearServerStateOnSessionChange(): () => void {
     window.removeEventListener('storage', follow);
   };
 }
+
+clearServerStateOnSessionChange();

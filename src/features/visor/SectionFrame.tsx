@@ -2,7 +2,7 @@
 // place in edit mode), settings, duplicate and delete (the spec's confirm dialog), and the
 // body its type's module draws. In edit mode the header is the drag handle; its input and
 // buttons are not (VisorGrid's dragConfig.cancel).
-import { useState, type KeyboardEvent } from 'react';
+import { Suspense, useState, type KeyboardEvent } from 'react';
 import type { Section } from '../../protocol/workspace';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon } from '../../ui/Icon';
@@ -27,6 +27,9 @@ export interface SectionFrameProps {
 
 export const UNAVAILABLE_SECTION = 'Este tipo de sección todavía no está disponible.';
 
+/** Inside the frame while the section type's view loads (its chunk, the first time the type is drawn). */
+export const LOADING_SECTION = 'Cargando…';
+
 function SectionTitle({ title, editable, onRename }: { title: string; editable: boolean; onRename: (title: string) => void }) {
   const [editing, setEditing] = useState<string | null>(null);
   if (!editable) return <h2 className="section-frame__title">{title}</h2>;
@@ -41,17 +44,20 @@ function SectionTitle({ title, editable, onRename }: { title: string; editable: 
       event.currentTarget.blur();
     }
   };
+  // Still the section's heading (a formula card's name is an h3 below it), with the field in it.
   return (
-    <input
-      className="section-frame__title-input"
-      aria-label="Título de la sección"
-      value={editing ?? title}
-      maxLength={200}
-      onFocus={() => setEditing(title)}
-      onChange={(event) => setEditing(event.target.value)}
-      onBlur={commit}
-      onKeyDown={onKeyDown}
-    />
+    <h2 className="section-frame__heading">
+      <input
+        className="section-frame__title-input"
+        aria-label="Título de la sección"
+        value={editing ?? title}
+        maxLength={200}
+        onFocus={() => setEditing(title)}
+        onChange={(event) => setEditing(event.target.value)}
+        onBlur={commit}
+        onKeyDown={onKeyDown}
+      />
+    </h2>
   );
 }
 
@@ -66,7 +72,17 @@ function SectionBody({
   const module = moduleOf(section.type) as SectionModule<Section['type']> | undefined;
   if (!module) return <p className="muted section-frame__unavailable">{UNAVAILABLE_SECTION}</p>;
   const View = module.View;
-  return <View section={section as never} {...rest} onConfigChange={(update: ConfigUpdate<Section['type']>) => rest.onConfigChange(update)} />;
+  return (
+    <Suspense
+      fallback={
+        <p className="muted section-frame__loading" role="status">
+          {LOADING_SECTION}
+        </p>
+      }
+    >
+      <View section={section as never} {...rest} onConfigChange={(update: ConfigUpdate<Section['type']>) => rest.onConfigChange(update)} />
+    </Suspense>
+  );
 }
 
 export function SectionFrame(props: SectionFrameProps) {

@@ -7,6 +7,7 @@ import { curveSection } from './curve';
 import { formulaSection } from './formula';
 import { positionsSection } from './positions';
 import { quotesSection } from './quotes';
+import type { LazySectionView } from './lazyView';
 import type { SectionModule } from './types';
 
 export type SectionRegistry = { [T in SectionType]?: SectionModule<T> };
@@ -22,6 +23,18 @@ export const sectionRegistry: SectionRegistry = {
 /** The types `Agregar sección` offers, in the registry's order. */
 export function addableSections(registry: SectionRegistry = sectionRegistry): SectionModule<SectionType>[] {
   return Object.values(registry) as SectionModule<SectionType>[];
+}
+
+/**
+ * Starts loading every section type's view (lazyView.ts), for a visor about to open: the chunks
+ * come while the visor itself is read, instead of after it. A failure is left to the section's
+ * own load.
+ */
+export function preloadSectionViews(registry: SectionRegistry = sectionRegistry): void {
+  for (const module of addableSections(registry)) {
+    const view = module.View as Partial<Pick<LazySectionView<SectionType>, 'preload'>>;
+    void view.preload?.().catch(() => {});
+  }
 }
 
 /** The module of a type, typed for it, or undefined when the type has none yet. */

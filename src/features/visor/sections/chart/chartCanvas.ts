@@ -127,6 +127,8 @@ export function mountChart(options: MountChartOptions): () => void {
     localization: { locale: 'es-AR' },
     timeScale: { ...themeOptions(root).timeScale, timeVisible: intraday, secondsVisible: false },
   });
+  // lightweight-charts lays its panes and scales out in a <table>: layout, not data.
+  chart.chartElement().querySelector('table')?.setAttribute('role', 'presentation');
 
   const drawn: Drawn[] = series.map((view, index) => {
     const row = root.querySelector<HTMLElement>(`[data-series-index="${index}"]`);

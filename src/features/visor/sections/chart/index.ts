@@ -1,7 +1,7 @@
 // The chart section type (`Gráfico`, issue 19): one entry of the visor's registry.
+import { lazyView } from '../lazyView';
 import type { SectionModule } from '../types';
 import { DEFAULT_CHART_CONFIG } from './chartConfig';
-import { ChartView } from './ChartView';
 
 export const chartSection: SectionModule<'chart'> = {
   type: 'chart',
@@ -10,5 +10,5 @@ export const chartSection: SectionModule<'chart'> = {
   defaultConfig: () => ({ ...DEFAULT_CHART_CONFIG, series: [...DEFAULT_CHART_CONFIG.series] }),
   defaultSize: { w: 6, h: 8 },
   minSize: { w: 3, h: 5 },
-  View: ChartView,
+  View: lazyView(async () => (await import('./ChartView')).ChartView),
 };

@@ -85,6 +85,8 @@ export function CurveChart({ points, rateLabel, today }: CurveChartProps) {
       handleScale: false,
       crosshair: { vertLine: { style: LineStyle.Dotted }, horzLine: { style: LineStyle.Dotted } },
     });
+    // lightweight-charts lays its panes and scales out in a <table>: layout, not data.
+    chart.chartElement().querySelector('table')?.setAttribute('role', 'presentation');
     const series = chart.addSeries(LineSeries, { lineWidth: 2, pointMarkersVisible: true, priceLineVisible: false });
     chartRef.current = { chart, series };
     applyTheme(chart, series, container);

@@ -1,6 +1,6 @@
 // The formula section type (`Fórmulas`): one entry of the visor's registry.
+import { lazyView } from '../lazyView';
 import type { SectionModule } from '../types';
-import { FormulaView } from './FormulaView';
 
 export const formulaSection: SectionModule<'formula'> = {
   type: 'formula',
@@ -9,5 +9,5 @@ export const formulaSection: SectionModule<'formula'> = {
   defaultConfig: () => ({ formulas: [] }),
   defaultSize: { w: 6, h: 5 },
   minSize: { w: 3, h: 3 },
-  View: FormulaView,
+  View: lazyView(async () => (await import('./FormulaView')).FormulaView),
 };

@@ -206,6 +206,8 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
           onDragEnd={onDragEnd}
           accessibility={{
             announcements,
+            // dnd-kit's live region and instructions, outside the table: a table holds rows only.
+            container: document.body,
             screenReaderInstructions: { draggable: 'Para mover: Espacio para levantar, flechas para mover, Espacio para soltar, Escape para cancelar.' },
           }}
         >

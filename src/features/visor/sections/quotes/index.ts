@@ -1,6 +1,6 @@
 // The quote board section type (`Cotizaciones`): one entry of the visor's registry.
+import { lazyView } from '../lazyView';
 import type { SectionModule } from '../types';
-import { QuotesView } from './QuotesView';
 
 export const quotesSection: SectionModule<'quotes'> = {
   type: 'quotes',
@@ -9,5 +9,5 @@ export const quotesSection: SectionModule<'quotes'> = {
   defaultConfig: () => ({ rows: [], columns: [] }),
   defaultSize: { w: 6, h: 8 },
   minSize: { w: 3, h: 4 },
-  View: QuotesView,
+  View: lazyView(async () => (await import('./QuotesView')).QuotesView),
 };
