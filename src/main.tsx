@@ -16,11 +16,18 @@ if (getToken()) void import('./data/worker').then(({ startDataWorker }) => start
 // The build this tab runs, where a test or a person can read it (<html data-build>).
 document.documentElement.dataset.build = settings.buildId;
 // The app shell from the service worker; a new build is offered, and applied only when
-// accepted. Workbox and the toast come in chunks of their own (the sign-in route's budget).
+// accepted. Registered once the page has loaded; Workbox comes in a chunk of its own, and the
+// toast (with sonner) only when there is a build to offer (the sign-in route's budget).
 if (import.meta.env.PROD) {
-  void Promise.all([import('./data/serviceWorker'), import('./features/appUpdate/updatePrompt')]).then(([sw, prompt]) =>
-    sw.startServiceWorker({ onUpdateReady: prompt.offerUpdate, beforeReload: sw.flushBeforeReload }),
-  );
+  const register = () =>
+    void import('./data/serviceWorker').then(({ startServiceWorker, flushBeforeReload }) =>
+      startServiceWorker({
+        onUpdateReady: (accept) => void import('./features/appUpdate/updatePrompt').then(({ offerUpdate }) => offerUpdate(accept)),
+        beforeReload: flushBeforeReload,
+      }),
+    );
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
 }
 
 const root = document.getElementById('root');
