@@ -165,6 +165,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/api/accounts/:account/fills', auth: 'user', params: ACCOUNT, response: FillsResponse },
   { method: 'GET', path: '/api/admin/positions', auth: 'admin', response: AdminPositionsResponse },
 
+  // The web manifest with the favourites' shortcuts the query names (`v=<visor id>:<title>`,
+  // lib/manifestShortcuts.ts parses it): application/manifest+json, no sign-in, nothing stored.
+  { method: 'GET', path: '/app.webmanifest', auth: 'none' },
   // A PNG.
   { method: 'GET', path: '/emoji/apple/64/:file', auth: 'none', params: { file: 'emojiFile' } },
   { method: 'GET', path: '/ws/market', auth: 'none', socket: true },
