@@ -17,6 +17,8 @@ interface CurveSettingsProps {
   onClose(): void;
 }
 
+const CATALOGUE_LOADING = 'El catálogo de instrumentos todavía no cargó: intente de nuevo en un momento';
+
 export function CurveSettings({ config, catalogue, spotsOf, disabledReason, onChange, onClose }: CurveSettingsProps) {
   const id = useId();
   const off = disabledReason != null;
@@ -32,7 +34,9 @@ export function CurveSettings({ config, catalogue, spotsOf, disabledReason, onCh
     event.preventDefault();
     const symbol = exchangeSymbol(other);
     if (!symbol) return setProblem('Escriba el símbolo de la referencia (p. ej. DLR/SPOT)');
-    if (catalogue.instruments && !catalogue.bySymbol.has(symbol)) return setProblem(`«${symbol}» no está en el catálogo de instrumentos`);
+    // Checked against the catalogue, never taken unchecked while it loads.
+    if (!catalogue.instruments) return setProblem(CATALOGUE_LOADING);
+    if (!catalogue.bySymbol.has(symbol)) return setProblem(`«${symbol}» no está en el catálogo de instrumentos`);
     setProblem(null);
     setOther('');
     onChange((current) => ({ ...current, spot: symbol }));
@@ -83,7 +87,12 @@ export function CurveSettings({ config, catalogue, spotsOf, disabledReason, onCh
               aria-describedby={problem ? `${id}-problem` : undefined}
               onChange={(event) => setOther(event.target.value)}
             />
-            <button type="submit" className="button" disabled={off}>
+            <button
+              type="submit"
+              className="button"
+              disabled={off || !catalogue.instruments}
+              title={disabledReason ?? (catalogue.instruments ? undefined : CATALOGUE_LOADING)}
+            >
               Usar
             </button>
           </div>
