@@ -113,8 +113,16 @@ test('a visor opened once is read offline after a reload from the service worker
   await expect(chart).toHaveAttribute('data-state', 'offline', { timeout: 15_000 });
   await expect(chart.getByRole('status')).toHaveText(/^Sin conexión: datos guardados del \d\d\/\d\d\/\d{4} \d\d:\d\d/);
   expect(Number(await chart.getAttribute('data-bars'))).toBe(bars);
-  // Controls that need the server say why they are off.
+  // Sections that need the server say so: the positions wait for the connection (Reintentar
+  // off, saying why), the curve for the catalogue.
   const reason = 'Sin conexión: esta acción necesita el servidor';
+  const positions = section(page, SECTIONS[3]!);
+  await expect(positions.getByRole('alert')).toHaveText('Sin conexión: las posiciones se verán al volver la conexión.');
+  await expect(positions.getByRole('button', { name: 'Reintentar' })).toBeDisabled();
+  await expect(positions.getByRole('button', { name: 'Reintentar' })).toHaveAttribute('title', reason);
+  const curve = section(page, SECTIONS[2]!);
+  await expect(curve.getByText('No se pudo leer el catálogo de instrumentos. Se reintentará al recuperar la conexión.')).toBeVisible();
+  // Controls that need the server say why they are off.
   await expect(page.getByRole('button', { name: 'Buscar' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Buscar' })).toHaveAttribute('title', reason);
 
@@ -143,6 +151,9 @@ test('a visor opened once is read offline after a reload from the service worker
   await expect(chart).toHaveAttribute('data-state', 'current', { timeout: 30_000 });
   await expect(chart.getByRole('status')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Buscar' })).toBeEnabled();
+  await expect(positions.getByRole('alert')).toHaveCount(0, { timeout: 30_000 });
+  await expect(positions.getByRole('region', { name: /^Posiciones de / })).toBeVisible({ timeout: 30_000 });
+  await expect(curve.getByText(/No se pudo leer el catálogo/)).toHaveCount(0, { timeout: 30_000 });
   expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
   await context.close();
 });
