@@ -18,17 +18,27 @@ import { NEEDS_SERVER_REASON, useOnline } from '../../data/offline';
 import './visor.css';
 
 export const VISOR_NOT_FOUND = 'Este visor no existe o no es público';
+/** A visor this browser never kept, opened without a connection (issue 21). */
+export const VISOR_NOT_OFFLINE = 'Este visor no está disponible sin conexión';
 
-type Load = { state: 'ok' } | { state: 'missing' } | { state: 'failed'; message: string };
+type Load = { state: 'ok' } | { state: 'missing' } | { state: 'offline' } | { state: 'failed'; message: string };
 
 const isNotFound = (error: unknown) => typeof error === 'object' && error !== null && 'status' in error && (error.status === 404 || error.status === 403);
+/** No answer from the server (shared/errors.ts's 'network' code): offline, not a refusal. */
+const isUnreachable = (error: unknown) => typeof error === 'object' && error !== null && 'code' in error && error.code === 'network';
 
-export function VisorNotFound({ message = VISOR_NOT_FOUND }: { message?: string }) {
+export function VisorNotFound({
+  message = VISOR_NOT_FOUND,
+  hint = 'Revise el enlace, o pídale a su dueño que lo haga público.',
+}: {
+  message?: string;
+  hint?: string;
+}) {
   return (
     <section className="page visor-page">
       <div className="card visor-missing" role="alert">
         <h1>{message}</h1>
-        <p className="muted">Revise el enlace, o pídale a su dueño que lo haga público.</p>
+        <p className="muted">{hint}</p>
       </div>
     </section>
   );
@@ -38,7 +48,10 @@ export function VisorPage({ mode }: { mode: 'edit' | 'public' }) {
   const { id = '' } = useParams();
   const user = useCurrentUser();
   const online = useOnline();
-  const record = useVisor(user._id, id);
+  const cached = useVisor(user._id, id);
+  // useLiveQuery answers the previous visor's record until the new id's query settles: that
+  // one is not this visor's (its sections would stay on the screen of the next).
+  const record = cached != null && cached.visor_id !== id ? undefined : cached;
   const [load, setLoad] = useState<{ id: string; load: Load } | null>(null);
   const [ownerAnswer, setOwnerAnswer] = useState<{ id: string; owner: boolean | null } | null>(null);
 
@@ -48,7 +61,12 @@ export function VisorPage({ mode }: { mode: 'edit' | 'public' }) {
     const worker = dataWorker();
     worker.loadVisor(id).then(
       () => live && setLoad({ id, load: { state: 'ok' } }),
-      (error: unknown) => live && setLoad({ id, load: isNotFound(error) ? { state: 'missing' } : { state: 'failed', message: errorMessage(error) } }),
+      (error: unknown) =>
+        live &&
+        setLoad({
+          id,
+          load: isNotFound(error) ? { state: 'missing' } : isUnreachable(error) ? { state: 'offline' } : { state: 'failed', message: errorMessage(error) },
+        }),
     );
     worker.verifyOwner(id).then(
       (owner) => live && setOwnerAnswer({ id, owner }),
@@ -75,6 +93,8 @@ export function VisorPage({ mode }: { mode: 'edit' | 'public' }) {
   if (record === undefined) return <Loading />;
   if (record === null) {
     if (loaded?.state === 'missing') return <VisorNotFound />;
+    if (loaded?.state === 'offline' || (loaded != null && !online))
+      return <VisorNotFound message={VISOR_NOT_OFFLINE} hint="Este navegador no lo abrió antes. Se abrirá cuando vuelva la conexión." />;
     if (loaded?.state === 'failed') return <VisorNotFound message={`No se pudo abrir el visor: ${loaded.message}`} />;
     return <Loading />;
   }

@@ -5,6 +5,7 @@
 // and remove series. In public mode it only shows.
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { HistoryStatus } from '../../../../data/chartHistory';
+import { useOnline } from '../../../../data/offline';
 import { chartSeriesSpec, effectiveInterval, INTRADAY_RANGES, isIntradayInterval } from '../../../../lib/candles';
 import { formatMarketTime } from '../../../../lib/numberFormat';
 import { lineColor } from '../../../../lib/palette';
@@ -45,11 +46,20 @@ export function ChartView({ section, editable, onConfigChange, settingsOpen, onS
   const rootRef = useRef<HTMLDivElement>(null);
   const canvasRef = useRef<HTMLDivElement>(null);
   const [status, setStatus] = useState<HistoryStatus>({ state: 'loading' });
+  // Back online (issue 21): a chart that could not ask the server (its cached history on
+  // screen, or nothing) asks again, without a reload.
+  const online = useOnline();
+  const [wasOnline, setWasOnline] = useState(online);
+  const [attempt, setAttempt] = useState(0);
+  if (online !== wasOnline) {
+    setWasOnline(online);
+    if (online && (status.state === 'offline' || status.state === 'error')) setAttempt((count) => count + 1);
+  }
 
   useLayoutEffect(() => {
     if (views.length === 0) return;
     return mountChart({ container: canvasRef.current!, root: rootRef.current!, series: views, range: config.range, interval, onStatus: setStatus });
-  }, [views, config.range, interval]);
+  }, [views, config.range, interval, attempt]);
 
   const change = (update: (current: ChartConfig) => ChartConfig) => onConfigChange((current) => update(readChartConfig(current)));
   const canChange = editable && disabledReason == null;

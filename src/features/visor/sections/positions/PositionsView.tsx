@@ -6,6 +6,7 @@
 // owner sees it live in edit and in public mode; the broker and the account are chosen in
 // edit mode (the settings, or the picker when none is chosen yet).
 import { useState } from 'react';
+import { useNeedsServerReason } from '../../../../data/offline';
 import { connectBroker } from '../../../../data/positions';
 import { useFills, usePositions, usePositionsStatus, type PositionsStatus } from '../../../../data/store';
 import { Dialog } from '../../../../ui/Dialog';
@@ -13,7 +14,7 @@ import { EventLogEntries } from '../../../quoteBoard/EventLog';
 import type { SectionViewProps } from '../types';
 import { AccountPicker, BrokerSettings, brokerLabel, PasswordForm, type BrokerChoice } from './BrokerForms';
 import { FillsList } from './FillsList';
-import { POSITIONS_STATE_TEXT, PRIVATE_POSITIONS } from './positionsMessages';
+import { POSITIONS_OFFLINE, POSITIONS_STATE_TEXT, PRIVATE_POSITIONS } from './positionsMessages';
 import { positionsConfigOf, readPositionsConfig, type PositionsSettings } from './positionsConfig';
 import { PositionsTable } from './PositionsTable';
 import { useBrokerAccount } from './useBrokerAccount';
@@ -77,7 +78,15 @@ function OwnerPositions({ section, editable, onConfigChange, settingsOpen, onSet
     );
   };
 
-  const { session, problem } = broker;
+  const { session } = broker;
+  // Offline, the connection's error is no news: the section says it waits for the connection, and Reintentar why it is off.
+  const serverReason = useNeedsServerReason();
+  const problem = broker.problem != null && serverReason != null ? POSITIONS_OFFLINE : broker.problem;
+  const retryButton = (
+    <button type="button" className="button" onClick={broker.retry} disabled={serverReason != null} title={serverReason ?? undefined}>
+      Reintentar
+    </button>
+  );
   const canPick = editable && session != null;
   let body;
   if (session == null && !paper && !broker.connecting) {
@@ -96,9 +105,7 @@ function OwnerPositions({ section, editable, onConfigChange, settingsOpen, onSet
         <p className="vs-pos-problem" role="alert">
           {problem}
         </p>
-        <button type="button" className="button" onClick={broker.retry}>
-          Reintentar
-        </button>
+        {retryButton}
       </div>
     ) : (
       <p className="vs-empty">Conectando con el broker…</p>
@@ -129,9 +136,7 @@ function OwnerPositions({ section, editable, onConfigChange, settingsOpen, onSet
         <p className="vs-pos-problem" role="alert">
           {problem}
         </p>
-        <button type="button" className="button" onClick={broker.retry}>
-          Reintentar
-        </button>
+        {retryButton}
       </div>
     );
   } else {

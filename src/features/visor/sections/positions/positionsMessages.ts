@@ -16,3 +16,6 @@ export const PRIVATE_POSITIONS = 'Las posiciones son privadas: solo las ve el du
 
 /** A Primary API session the server no longer keeps (it restarted): the password is asked again. */
 export const SESSION_ENDED = 'La sesión de broker terminó (el servidor ya no la tiene): ingrese la contraseña otra vez.';
+
+/** Offline (issue 21): what the section says instead of the connection's error; it asks again when the connection returns. */
+export const POSITIONS_OFFLINE = 'Sin conexión: las posiciones se verán al volver la conexión.';

@@ -18,6 +18,7 @@ import {
   watchBrokerAccount,
   type BrokerSession,
 } from '../../../../data/positions';
+import { useOnline } from '../../../../data/offline';
 import type { PositionsSettings } from './positionsConfig';
 import { SESSION_ENDED } from './positionsMessages';
 
@@ -69,6 +70,13 @@ export function useBrokerAccount(settings: PositionsSettings, enabled: boolean):
   const [state, setState] = useState(() => initial(settings, enabled));
   // Another broker (the settings changed it): its own remembered session, from the start.
   if (state.key !== key) setState(initial(settings, enabled));
+  // Back online (issue 21): a section stopped by a problem (the connection's, offline) starts again by itself.
+  const online = useOnline();
+  const [wasOnline, setWasOnline] = useState(online);
+  if (online !== wasOnline) {
+    setWasOnline(online);
+    if (online && state.problem != null) setState((current) => ({ ...initial(settings, enabled), attempt: current.attempt + 1 }));
+  }
   const paper = isPaperBroker(brokerUrl);
   const sessionId = state.session?.sessionId ?? null;
   const hasAccount = state.session != null && account !== '' && state.session.accounts.includes(account);
