@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VisoresDb } from '../shared/db';
-import { createQuoteCache } from './quoteCache';
+import { createQuoteCache, QUOTE_CACHE_FIRST_WRITE_MS } from './quoteCache';
 
 describe('quote cache', () => {
   const databases: VisoresDb[] = [];
@@ -44,5 +44,35 @@ describe('quote cache', () => {
     await cache.flush();
     expect(await db.quotes.toArray()).toEqual([expect.objectContaining({ symbol: 'BYMA:AL30', md: { OP: 3 } })]);
     cache.dispose();
+  });
+
+  it("writes a symbol's first quote at once, and its later ones once per flush interval", async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    try {
+      const puts: string[][] = [];
+      const table = {
+        bulkPut: async (records: readonly { symbol: string }[]) => void puts.push(records.map((record) => record.symbol)),
+        clear: async () => {},
+      };
+      const cache = createQuoteCache({ table, flushMs: 1000 });
+      cache.record('DLR/DIC26', { md: { OP: 1 } });
+      await vi.advanceTimersByTimeAsync(QUOTE_CACHE_FIRST_WRITE_MS);
+      expect(puts).toEqual([['DLR/DIC26']]);
+      // Its next quote waits for the interval; a new symbol meanwhile is written at once.
+      cache.record('DLR/DIC26', { md: { OP: 2 } });
+      await vi.advanceTimersByTimeAsync(500);
+      expect(puts).toHaveLength(1);
+      cache.record('BYMA:AL30', { md: { OP: 3 } });
+      await vi.advanceTimersByTimeAsync(QUOTE_CACHE_FIRST_WRITE_MS);
+      expect(puts).toEqual([['DLR/DIC26'], ['DLR/DIC26', 'BYMA:AL30']]);
+      cache.record('BYMA:AL30', { md: { OP: 4 } });
+      await vi.advanceTimersByTimeAsync(999);
+      expect(puts).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(puts).toEqual([['DLR/DIC26'], ['DLR/DIC26', 'BYMA:AL30'], ['BYMA:AL30']]);
+      cache.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -6,6 +6,11 @@ import type { Quote } from '../lib/quote';
 import type { QuoteRecord } from '../shared/db';
 
 export const QUOTE_CACHE_FLUSH_MS = 1000;
+/**
+ * A symbol's first quote is written this soon: a tab reloaded or closed a moment after a visor
+ * opened (its worker may end with it) still finds the prices it saw.
+ */
+export const QUOTE_CACHE_FIRST_WRITE_MS = 50;
 
 export interface QuoteTable {
   bulkPut(records: readonly QuoteRecord[]): Promise<unknown>;
@@ -32,6 +37,16 @@ export function createQuoteCache(options: { table: QuoteTable; flushMs?: number;
   // at the flush, once per symbol, not once per tick.
   let pending = new Map<string, { quote: Quote; receivedAt: number }>();
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let dueAt = 0;
+  /** Symbols already in a flush: later quotes of theirs wait for the regular one. */
+  const written = new Set<string>();
+
+  const schedule = (delay: number) => {
+    if (timer != null && dueAt - Date.now() <= delay) return;
+    if (timer != null) clearTimeout(timer);
+    dueAt = Date.now() + delay;
+    timer = setTimeout(() => void flush(), delay);
+  };
 
   const flush = async () => {
     if (timer != null) clearTimeout(timer);
@@ -50,13 +65,16 @@ export function createQuoteCache(options: { table: QuoteTable; flushMs?: number;
   return {
     record(symbol, quote) {
       pending.set(symbol, { quote, receivedAt: now() });
-      timer ??= setTimeout(() => void flush(), flushMs);
+      const first = !written.has(symbol);
+      if (first) written.add(symbol);
+      schedule(first ? Math.min(QUOTE_CACHE_FIRST_WRITE_MS, flushMs) : flushMs);
     },
     flush,
     async clear() {
       if (timer != null) clearTimeout(timer);
       timer = null;
       pending = new Map();
+      written.clear();
       // A flush already under way wrote in an earlier transaction: this one runs after it.
       await options.table.clear();
     },
