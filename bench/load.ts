@@ -16,7 +16,8 @@
 // - time from navigation start to the visor's content (bench/load/content.ts says what counts):
 //   cold (empty profile, the session's token already stored), warm (the same tab loads it again:
 //   HTTP cache, Dexie, the service worker when there is one) and offline (again with the network
-//   off: only a service worker can serve it);
+//   cut by a TCP proxy the visor is loaded through (tests/e2e/netProxy.ts), the data worker's
+//   sockets and requests too: only a service worker and Dexie can serve it);
 // and once, the precache: what dist/sw.js's manifest lists, when the build has a service worker.
 // Figures are printed as the median and the spread (min–max) of the runs. Nothing here asserts.
 // BENCH_LIGHTHOUSE_DIR=folder writes each Lighthouse report (JSON) there.
@@ -29,6 +30,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import lighthouse, { desktopConfig } from 'lighthouse';
+import { startProxy } from '../tests/e2e/netProxy.js';
 import { CONTENT_MARK, visorContentProbe } from './load/content.js';
 
 const { values } = parseArgs({
@@ -280,6 +282,10 @@ async function loadToContent(page: Page, url: string): Promise<number> {
 
 async function visorLoads(browser: Browser, server: Server, demo: Demo): Promise<Loads> {
   const context = await browser.newContext({ viewport: { width: 1350, height: 940 } });
+  // The visor is loaded through a TCP proxy, so 'offline' cuts every connection for real:
+  // context.setOffline does not reach the SharedWorker, which would go on reading the server.
+  const proxy = await startProxy();
+  proxy.target(Number(new URL(server.url).port));
   try {
     // Signed in before the first load (the token and user the sign-in stores), so the cold
     // load is the visor's alone; the probe marks the content of every load.
@@ -296,9 +302,9 @@ async function visorLoads(browser: Browser, server: Server, demo: Demo): Promise
     await context.addInitScript('globalThis.__name = (fn) => fn;');
     await context.addInitScript(visorContentProbe, { mark: CONTENT_MARK, sections: demo.sections });
     const page = await context.newPage();
-    const url = `${server.url}/visor/${demo.visorId}/edit`;
+    const url = `${proxy.url}/visor/${demo.visorId}/edit`;
     let cold = Number.NaN;
-    const visorScripts = await scriptsOf(page, server.url, async () => {
+    const visorScripts = await scriptsOf(page, proxy.url, async () => {
       cold = await loadToContent(page, url);
     });
     // Let the service worker (if any) install and take the page, as a trader's second visit.
@@ -307,13 +313,14 @@ async function visorLoads(browser: Browser, server: Server, demo: Demo): Promise
     const warmThroughWorker = await page.evaluate(() => navigator.serviceWorker?.controller != null);
     let offline: Loads['offline'] = null;
     if (warmThroughWorker) {
-      await context.setOffline(true);
+      proxy.down();
       offline = await loadToContent(page, url).catch(() => 'failed' as const);
-      await context.setOffline(false);
+      proxy.up();
     }
     return { cold, warm, warmThroughWorker, offline, visorScripts };
   } finally {
     await context.close();
+    await proxy.close();
   }
 }
 
