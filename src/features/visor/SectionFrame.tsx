@@ -2,7 +2,7 @@
 // place in edit mode), settings, duplicate and delete (the spec's confirm dialog), and the
 // body its type's module draws. In edit mode the header is the drag handle; its input and
 // buttons are not (VisorGrid's dragConfig.cancel).
-import { Suspense, useState, type KeyboardEvent } from 'react';
+import { useState, type KeyboardEvent } from 'react';
 import type { Section } from '../../protocol/workspace';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon } from '../../ui/Icon';
@@ -27,8 +27,7 @@ export interface SectionFrameProps {
 
 export const UNAVAILABLE_SECTION = 'Este tipo de sección todavía no está disponible.';
 
-/** Inside the frame while the section type's view loads (its chunk, the first time the type is drawn). */
-export const LOADING_SECTION = 'Cargando…';
+export { LOADING_SECTION } from './sections/lazyView';
 
 function SectionTitle({ title, editable, onRename }: { title: string; editable: boolean; onRename: (title: string) => void }) {
   const [editing, setEditing] = useState<string | null>(null);
@@ -72,17 +71,7 @@ function SectionBody({
   const module = moduleOf(section.type) as SectionModule<Section['type']> | undefined;
   if (!module) return <p className="muted section-frame__unavailable">{UNAVAILABLE_SECTION}</p>;
   const View = module.View;
-  return (
-    <Suspense
-      fallback={
-        <p className="muted section-frame__loading" role="status">
-          {LOADING_SECTION}
-        </p>
-      }
-    >
-      <View section={section as never} {...rest} onConfigChange={(update: ConfigUpdate<Section['type']>) => rest.onConfigChange(update)} />
-    </Suspense>
-  );
+  return <View section={section as never} {...rest} onConfigChange={(update: ConfigUpdate<Section['type']>) => rest.onConfigChange(update)} />;
 }
 
 export function SectionFrame(props: SectionFrameProps) {
