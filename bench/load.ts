@@ -30,7 +30,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import lighthouse, { desktopConfig } from 'lighthouse';
-import { startProxy } from '../tests/e2e/netProxy.js';
+import { startProxy, type NetProxy } from '../tests/e2e/netProxy.js';
 import { CONTENT_MARK, visorContentProbe } from './load/content.js';
 
 const { values } = parseArgs({
@@ -72,12 +72,23 @@ interface Server {
 }
 
 /** The real server (`tsx server/main.ts`) on dist/ and a throw-away SQLite database. */
-async function startServer(): Promise<Server> {
+async function startServer(proxyUrl: string): Promise<Server> {
   const port = Number(values.port) || (await freePort());
+  // Its own address and the proxy's: the websockets accept pages of both (PUBLIC_ORIGINS).
+  const origins = [`http://127.0.0.1:${port}`, `http://localhost:${port}`, proxyUrl].join(',');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-bench-load-'));
   const child: ChildProcess = spawn(path.join(root, 'node_modules/.bin/tsx'), ['server/main.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: dist, LOG_LEVEL: 'warn', SEED_DEMO_USERS: 'true' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      STATIC_DIR: dist,
+      LOG_LEVEL: 'warn',
+      SEED_DEMO_USERS: 'true',
+      PUBLIC_ORIGINS: origins,
+    },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -280,12 +291,8 @@ async function loadToContent(page: Page, url: string): Promise<number> {
   return (await handle.jsonValue()) as number;
 }
 
-async function visorLoads(browser: Browser, server: Server, demo: Demo): Promise<Loads> {
+async function visorLoads(browser: Browser, proxy: NetProxy, demo: Demo): Promise<Loads> {
   const context = await browser.newContext({ viewport: { width: 1350, height: 940 } });
-  // The visor is loaded through a TCP proxy, so 'offline' cuts every connection for real:
-  // context.setOffline does not reach the SharedWorker, which would go on reading the server.
-  const proxy = await startProxy();
-  proxy.target(Number(new URL(server.url).port));
   try {
     // Signed in before the first load (the token and user the sign-in stores), so the cold
     // load is the visor's alone; the probe marks the content of every load.
@@ -320,7 +327,7 @@ async function visorLoads(browser: Browser, server: Server, demo: Demo): Promise
     return { cold, warm, warmThroughWorker, offline, visorScripts };
   } finally {
     await context.close();
-    await proxy.close();
+    proxy.up();
   }
 }
 
@@ -371,7 +378,11 @@ async function main(): Promise<void> {
       .map((value) => value.toFixed(2))
       .join(' ')}`,
   );
-  const server = await startServer();
+  // The visor is loaded through a TCP proxy, so 'offline' cuts every connection for real:
+  // context.setOffline does not reach the SharedWorker, which would go on reading the server.
+  const proxy = await startProxy();
+  const server = await startServer(proxy.url);
+  proxy.target(Number(new URL(server.url).port));
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const signInJs: number[] = [];
   const visorJs: number[] = [];
@@ -404,7 +415,7 @@ async function main(): Promise<void> {
       lastSignInScripts = scripts;
       signInJs.push(total(scripts));
 
-      const loads = await visorLoads(browser, server, demo);
+      const loads = await visorLoads(browser, proxy, demo);
       visorJs.push(total(loads.visorScripts));
       lastVisorScripts = loads.visorScripts;
       cold.push(loads.cold);
@@ -433,6 +444,7 @@ async function main(): Promise<void> {
   } finally {
     await browser.close();
     await server.close();
+    await proxy.close();
   }
 
   console.log("\nThe sign-in route's JavaScript (last run), as Chromium fetched it, gzip level 9:");
