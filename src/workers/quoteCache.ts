@@ -38,7 +38,7 @@ export function createQuoteCache(options: { table: QuoteTable; flushMs?: number;
   let pending = new Map<string, { quote: Quote; receivedAt: number }>();
   let timer: ReturnType<typeof setTimeout> | null = null;
   let dueAt = 0;
-  /** Symbols already in a flush: later quotes of theirs wait for the regular one. */
+  /** Symbols whose first quote was recorded: their later quotes wait for the regular flush. */
   const written = new Set<string>();
 
   const schedule = (delay: number) => {
