@@ -259,8 +259,9 @@ async function lighthouseRun(server: Server, demo: Demo): Promise<{ signIn: Ligh
     await page.getByLabel('Contraseña').fill(DEMO.password);
     await page.getByRole('button', { name: 'Ingresar' }).click();
     await page.waitForURL(`${server.url}/`);
-    // Inicio and the data worker's first sync (the network never goes idle: the sockets).
-    await page.waitForTimeout(3000);
+    // Inicio drawn from the data worker's first sync (the network never goes idle: the sockets).
+    await page.getByRole('heading', { name: 'Inicio', level: 1 }).waitFor();
+    await page.locator('nav[aria-label="Menú principal"]').waitFor();
     await page.close();
     const visor = await lighthouseScores(`${server.url}/visor/${demo.visorId}/edit`, port, true);
     return { signIn, visor };
@@ -314,8 +315,11 @@ async function visorLoads(browser: Browser, proxy: NetProxy, demo: Demo): Promis
     const visorScripts = await scriptsOf(page, proxy.url, async () => {
       cold = await loadToContent(page, url);
     });
-    // Let the service worker (if any) install and take the page, as a trader's second visit.
-    await page.waitForTimeout(2000);
+    // The service worker installed and active, as for a trader's second visit (a build without
+    // one gives up after 10 s and the warm load is the HTTP cache's).
+    await page
+      .waitForFunction(async () => (await navigator.serviceWorker?.getRegistration())?.active != null, undefined, { timeout: 10_000, polling: 100 })
+      .catch(() => {});
     const warm = await loadToContent(page, url);
     const warmThroughWorker = await page.evaluate(() => navigator.serviceWorker?.controller != null);
     let offline: Loads['offline'] = null;
