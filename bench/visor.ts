@@ -1,5 +1,5 @@
 // npm run bench:visor [-- --rate 8000 --ratio-rate 50000 --seconds 20 --symbols 200 --formulas 10 --port 8343
-//                        --skip-build --skip-naive --skip-ratio --page visor|test]
+//                        --skip-build --skip-naive --skip-ratio --one-tab --dist dist --page visor|test]
 //
 // A real visor under live load (issue 18, "Performance"): Chromium on the real app build
 // (dist/, built first) opening /visor/{id} — a visor of a real server (in this process, on a
@@ -56,6 +56,8 @@ const { values } = parseArgs({
     'skip-build': { type: 'boolean', default: false },
     'skip-naive': { type: 'boolean', default: false },
     'skip-ratio': { type: 'boolean', default: false },
+    'one-tab': { type: 'boolean', default: false },
+    dist: { type: 'string', default: 'dist' },
   },
 });
 const PAGE = values.page === 'test' ? 'test' : values.page === 'charts' ? 'charts' : 'visor';
@@ -382,7 +384,9 @@ async function runDesign(browser: Browser, feed: FeedServer, server: RealServer,
       });
     }
     const profiling =
-      process.env.BENCH_PROFILE && tabCount === 1 && design !== 'naive' ? await startPageProfile(sessions[0]!, path.join(root, 'dist', 'assets')) : null;
+      process.env.BENCH_PROFILE && tabCount === 1 && design !== 'naive'
+        ? await startPageProfile(sessions[0]!, path.resolve(root, values.dist, 'assets'))
+        : null;
     const run = await feed.run({ symbols, rate, seconds: SECONDS, perMessage: PER_MESSAGE });
     if (profiling) console.log(await profiling.stop());
     if (tracing) await browser.stopTracing();
@@ -492,12 +496,18 @@ function report(feed: FeedServer, result: RunResult): number {
 }
 
 async function main() {
-  if (!values['skip-build']) execFileSync('npx', ['vite', 'build'], { cwd: root, stdio: 'ignore' });
+  if (!values['skip-build'])
+    execFileSync('npx', ['vite', 'build', '--outDir', path.resolve(root, values.dist), '--emptyOutDir'], { cwd: root, stdio: 'ignore' });
   const server = await startRealServer();
   let feed: FeedServer | null = null;
   let browser: Browser | null = null;
   try {
-    feed = await startFeedServer({ port: Number(values.port), distDir: path.join(root, 'dist'), extraFiles: await naiveFiles(root), apiProxy: server.url });
+    feed = await startFeedServer({
+      port: Number(values.port),
+      distDir: path.resolve(root, values.dist),
+      extraFiles: await naiveFiles(root),
+      apiProxy: server.url,
+    });
     browser = await launchChromium();
     const RATE = rateFor(server.symbols.length);
     const formulas = PAGE === 'visor' ? `, a formula section of ${FORMULA_COUNT}` : '';
@@ -532,8 +542,8 @@ async function main() {
           `${drawMs.map((ms) => fmt(ms, 0)).join(', ')} ms from the chart's mount to the frame that showed it (median ${fmt(percentile(drawMs, 50), 0)} ms)`,
       );
     }
-    if (design !== 'charts') report(feed, await runDesign(browser, feed, server, design, 3, RATE));
-    if (!values['skip-ratio'] && design !== 'charts') {
+    if (design !== 'charts' && !values['one-tab']) report(feed, await runDesign(browser, feed, server, design, 3, RATE));
+    if (!values['skip-ratio'] && !values['one-tab'] && design !== 'charts') {
       const ours = report(feed, await runDesign(browser, feed, server, design, 3, RATIO_RATE));
       if (!values['skip-naive']) {
         const naive = report(feed, await runDesign(browser, feed, server, 'naive', 3, RATIO_RATE));

@@ -5,8 +5,9 @@ import { createPaintPacer } from './paintPacer';
 const quote = (price: number): Quote => ({ md: { LA: { price, size: 1, date: 0 } } });
 
 describe('paint pacer', () => {
-  function setup(minInterval?: number) {
+  function setup(minInterval?: number, readyAhead?: number) {
     const frames: ((time: number) => void)[] = [];
+    const timers: { at: number; callback: () => void }[] = [];
     let time = 0;
     const applied: Record<string, number>[] = [];
     let painted = 0;
@@ -15,10 +16,21 @@ describe('paint pacer', () => {
       painted: () => (painted += 1),
       requestFrame: (callback) => frames.push(callback),
       minInterval,
+      readyAhead,
+      setTimer: (callback, ms) => timers.push({ at: time + ms, callback }),
     });
-    /** Runs the frame asked for, 1000/60 ms after the last one. */
-    const runFrame = () => frames.shift()!((time += 1000 / 60));
-    return { pacer, frames, applied, runFrame, painted: () => painted };
+    /** Runs the timers due by `until`, in order. */
+    const runTimers = (until: number) => {
+      timers.sort((a, b) => a.at - b.at);
+      while (timers.length > 0 && timers[0]!.at <= until) timers.shift()!.callback();
+    };
+    /** Runs the timers due before it, then the frame asked for, 1000/60 ms after the last one. */
+    const runFrame = () => {
+      time += 1000 / 60;
+      runTimers(time);
+      frames.shift()!(time);
+    };
+    return { pacer, frames, timers, applied, runFrame, runTimers, painted: () => painted };
   }
 
   it('applies nothing until the next frame, then everything received, latest state per symbol, and says so once', () => {
@@ -45,7 +57,8 @@ describe('paint pacer', () => {
   });
 
   it('with a minimum interval, skips the frames before it is due and applies what came meanwhile, merged, at the due one', () => {
-    const { pacer, frames, applied, runFrame, painted } = setup(1000 / 30);
+    // readyAhead as long as the interval: painted right after applying.
+    const { pacer, frames, applied, runFrame, painted } = setup(1000 / 30, 1000 / 30);
     pacer.receive({ A: quote(1) });
     runFrame();
     expect(applied).toEqual([{ A: 1 }]);
@@ -60,5 +73,26 @@ describe('paint pacer', () => {
     expect(applied).toEqual([{ A: 1 }, { A: 3, B: 1 }]);
     expect(painted()).toBe(2);
     expect(frames).toHaveLength(0);
+  });
+
+  it('with a minimum interval, says painted readyAhead ms before the next due frame, not right after applying', () => {
+    const { pacer, timers, applied, runFrame, runTimers, painted } = setup(1000 / 15, 20);
+    pacer.receive({ A: quote(1) });
+    runFrame(); // applied at 16.7 ms
+    expect(applied).toEqual([{ A: 1 }]);
+    expect(painted()).toBe(0);
+    expect(timers.map((timer) => timer.at)).toEqual([1000 / 60 + 1000 / 15 - 20]);
+    runTimers(1000 / 60 + 1000 / 15 - 20 - 0.1);
+    expect(painted()).toBe(0);
+    runTimers(1000 / 60 + 1000 / 15 - 20);
+    expect(painted()).toBe(1);
+  });
+
+  it('without a minimum interval, says painted in the frame that applied', () => {
+    const { pacer, timers, runFrame, painted } = setup(0, 20);
+    pacer.receive({ A: quote(1) });
+    runFrame();
+    expect(painted()).toBe(1);
+    expect(timers).toHaveLength(0);
   });
 });

@@ -1,10 +1,14 @@
 // The tab's half of paced ticks (issue 5): batches from the worker are merged (latest state
 // per symbol) and applied in the next animation frame, once per frame; after applying, the
-// tab tells the worker, which only then sends the next batch. So the tab never applies more
-// than one batch per frame, never queues stale ones, and a hidden tab (no frames) costs
-// nothing until it shows again. Batches are applied at most every `minInterval` ms (the
+// tab tells the worker ('painted'), which only then sends the next batch. So the tab never
+// applies more than one batch per frame, never queues stale ones, and a hidden tab (no frames)
+// costs nothing until it shows again. Batches are applied at most every `minInterval` ms (the
 // app: TICK_PAINT_INTERVAL_MS): frames in between keep running and only skip the ticks, which
-// wait, merged, for the next due frame.
+// wait, merged, for the next due frame. With an interval, 'painted' leaves `readyAhead` ms
+// before the next due frame, not right after the frame that applied: the worker's batch then
+// holds what changed until just before the frame that shows it. Sent at once, it left a tick
+// that came just after it waiting a whole interval in the worker and another in the tab
+// (bench:visor, one tab: tick-to-paint p50 ~75 ms → ~45 ms at 20 a second).
 import type { Quote } from '../lib/quote';
 
 export interface PaintPacerOptions {
@@ -16,10 +20,28 @@ export interface PaintPacerOptions {
   requestFrame(callback: (time: number) => void): void;
   /** The shortest time between two applied batches, ms (0: every frame). */
   minInterval?: number;
+  /**
+   * How long before the next due frame the tab asks for its next batch, ms (with a
+   * minInterval): the worker's batch then holds what changed until just before that frame,
+   * not what changed until just after the last one.
+   */
+  readyAhead?: number;
+  /** setTimeout. */
+  setTimer?: (callback: () => void, ms: number) => void;
 }
 
-/** The tab applies ticks at most 20 times a second (every 50 ms): a number changing faster cannot be read, and each frame of changed numbers costs style, layout and paint (bench:visor). */
-export const TICK_PAINT_INTERVAL_MS = 1000 / 20;
+/**
+ * The tab applies ticks at most 15 times a second (every 66.7 ms, every fourth frame at 60 Hz): a
+ * number changing faster cannot be read, and each frame of changed numbers costs style, layout
+ * and paint (bench:visor: 20 a second cost one tab 5–8 points of a core more, for a tick-to-paint
+ * no better once 'painted' leaves ahead of the due frame).
+ */
+export const TICK_PAINT_INTERVAL_MS = 1000 / 15;
+/**
+ * The tab asks for its next batch this long before the next due frame: a frame and a bit,
+ * time for the request to reach the worker and the batch to come back.
+ */
+export const READY_AHEAD_MS = 20;
 /** A frame this early is still taken as due (frame times jitter). */
 const FRAME_SLACK_MS = 2;
 
@@ -31,6 +53,8 @@ export function createPaintPacer(options: PaintPacerOptions): PaintPacer {
   let pending: Record<string, Quote> | null = null;
   let lastApplied = Number.NEGATIVE_INFINITY;
   const minInterval = options.minInterval ?? 0;
+  const readyAfter = minInterval - (options.readyAhead ?? READY_AHEAD_MS);
+  const setTimer = options.setTimer ?? ((callback: () => void, ms: number) => void setTimeout(callback, ms));
 
   const frame = (time: number) => {
     if (pending && time - lastApplied < minInterval - FRAME_SLACK_MS) {
@@ -41,7 +65,8 @@ export function createPaintPacer(options: PaintPacerOptions): PaintPacer {
     pending = null;
     lastApplied = time;
     if (quotes) options.apply(quotes);
-    options.painted();
+    if (readyAfter > 0) setTimer(options.painted, readyAfter);
+    else options.painted();
   };
 
   return {
