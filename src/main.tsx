@@ -2,16 +2,22 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { getToken } from './data/session';
+import { openWorkerPort } from './data/workerPort';
 import { settings } from './shared/settings';
 import './styles.css';
 import './styles/themes.css';
 import './styles/pages.css';
 
 // The data worker (one for all tabs) starts at once when this browser holds a session, while
-// the first screen's chunks load (its sockets and the workspace are what a visor waits for);
-// after a sign-in, the signed-in branch of the route table starts it (router.tsx). A signed-out
-// start (the sign-in page) neither needs nor loads it (issue 21's budget).
-if (getToken()) void import('./data/worker').then(({ startDataWorker }) => startDataWorker());
+// the first screen's chunks load (its sockets and the workspace are what a visor waits for):
+// its port opens now, so its script loads and compiles meanwhile, and the tab's end of it
+// (data/worker.ts) follows in its chunk. After a sign-in, the signed-in branch of the route
+// table starts it (router.tsx). A signed-out start (the sign-in page) neither needs nor loads
+// it (issue 21's budget).
+if (getToken()) {
+  openWorkerPort();
+  void import('./data/worker').then(({ startDataWorker }) => startDataWorker());
+}
 
 // The build this tab runs, where a test or a person can read it (<html data-build>).
 document.documentElement.dataset.build = settings.buildId;

@@ -1,5 +1,6 @@
-// The tab's end of the data worker (issue 5): starts the SharedWorker of this build (a
-// dedicated Worker where SharedWorker is missing), holds the tab's Web Lock for its life,
+// The tab's end of the data worker (issue 5): talks to the SharedWorker of this build (a
+// dedicated Worker where SharedWorker is missing; data/workerPort.ts opens it, main.tsx as
+// early as it can), checks its protocol, holds the tab's Web Lock for its life,
 // beats, follows the session's token, and carries the tab's symbol subscriptions. Ticks and
 // status arrive on a MessagePort of this tab and go into the Jotai store.
 import * as Comlink from 'comlink';
@@ -15,6 +16,7 @@ import { getSessionIdentity, onTokenChange } from './session';
 import { applyCachedQuotes, applyTabMessage, applyTicks, markNotLive } from './store';
 import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
 import { checkWorker } from './workerGate';
+import { openWorkerPort } from './workerPort';
 
 export type DataWorker = Comlink.Remote<DataWorkerApi>;
 
@@ -26,15 +28,6 @@ interface Connection {
 }
 
 let connection: Connection | null = null;
-
-// The build in the name: a tab of a new build never talks to a worker of an old one.
-function openWorker(): Comlink.Endpoint {
-  const name = `visores-data-${settings.buildId}`;
-  if (typeof SharedWorker === 'function') {
-    return new SharedWorker(new URL('../workers/dataWorker.ts', import.meta.url), { type: 'module', name }).port;
-  }
-  return new Worker(new URL('../workers/dataWorker.ts', import.meta.url), { type: 'module', name });
-}
 
 /** Takes a lock named for this tab and never lets it go: the worker learns of the tab's end by it. */
 function holdTabLock(name: string): Promise<boolean> {
@@ -153,8 +146,10 @@ export function startDataWorker(): Connection {
   if (connection) return connection;
   // A worker of another contract version is never used: every call waits for the check and
   // rejects with 'worker_version' when it fails (logged once).
-  const { api, checked } = checkWorker(Comlink.wrap<DataWorkerApi>(openWorker()), { protocol: DATA_WORKER_PROTOCOL, buildId: settings.buildId }, (message) =>
-    console.error(message),
+  const { api, checked } = checkWorker(
+    Comlink.wrap<DataWorkerApi>(openWorkerPort()),
+    { protocol: DATA_WORKER_PROTOCOL, buildId: settings.buildId },
+    (message) => console.error(message),
   );
   const tabId = crypto.randomUUID();
   const wantedLock = `visores-tab-${tabId}`;
