@@ -16,6 +16,8 @@ export type DomainErrorKind =
   | 'not_found'
   /** It clashes with what is there (a taken name, the last admin). */
   | 'conflict'
+  /** It existed and was deleted for good: asking again will not bring it back (a deleted visor's id). */
+  | 'gone'
   /** The caller's copy is stale: it changed since the version the caller read. */
   | 'stale'
   /** The change needs the version the caller read, and none was given. */
@@ -67,6 +69,12 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super('conflict', message);
+  }
+}
+
+export class GoneError extends DomainError {
+  constructor(message: string) {
+    super('gone', message);
   }
 }
 

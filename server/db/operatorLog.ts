@@ -1,5 +1,7 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { newId } from '../auth/tokens.js';
 import type { Db } from './index.js';
+import type { Database, OperatorLogRow } from './schema.js';
 
 export const OPERATOR_ACTIONS = [
   'login',
@@ -39,17 +41,34 @@ export interface LogFilter {
 
 /** Who did what and when, for the admins' operator log. */
 export function operatorLogRepo(db: Db, now: () => number) {
-  /** The query `list` runs (tests read its plan: an index in the page's order, no sort). */
+  /**
+   * The query `list` runs (tests read its plan: an index in the page's order, no sort of the
+   * matches). A user filter matches the user's id or username: one branch per column, each
+   * reading its own index (user_id, at, id) or (username, at, id) in the page's order for at
+   * most a page, merged. An OR of the two columns read neither in the page order: PostgreSQL
+   * read every match and sorted it, or read the whole log by time and filtered it. The username
+   * branch leaves out the id branch's rows, so none comes twice.
+   */
   function listQuery(filter: LogFilter, limit: number, after: { at: number; id: string } | null) {
-    let query = db.selectFrom('operator_log').selectAll();
-    if (filter.user != null) query = query.where((eb) => eb.or([eb('user_id', '=', filter.user!), eb('username', '=', filter.user!)]));
-    if (filter.action != null) query = query.where('action', '=', filter.action);
-    if (filter.from != null) query = query.where('at', '>=', filter.from);
-    if (filter.to != null) query = query.where('at', '<=', filter.to);
-    if (after) {
-      query = query.where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
-    }
-    return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit);
+    const page = (user: ((eb: ExpressionBuilder<Database, 'operator_log'>) => Expression<SqlBool>) | null) => {
+      let query = db.selectFrom('operator_log').selectAll();
+      if (user) query = query.where(user);
+      if (filter.action != null) query = query.where('action', '=', filter.action);
+      if (filter.from != null) query = query.where('at', '>=', filter.from);
+      if (filter.to != null) query = query.where('at', '<=', filter.to);
+      if (after) {
+        // `at <=` alone bounds the index range (the OR after it is only a filter of its rows):
+        // a page far down reads from the cursor, not every newer row.
+        query = query.where('at', '<=', after.at).where((eb) => eb.or([eb('at', '<', after.at), eb.and([eb('at', '=', after.at), eb('id', '<', after.id)])]));
+      }
+      return query.orderBy('at', 'desc').orderBy('id', 'desc').limit(limit);
+    };
+    const user = filter.user;
+    if (user == null) return page(null);
+    // SQLite takes no ORDER BY or LIMIT on a member of a UNION: each branch is a subquery.
+    const byId = db.selectFrom(page((eb) => eb('user_id', '=', user)).as('by_id')).selectAll();
+    const byName = db.selectFrom(page((eb) => eb.and([eb('username', '=', user), eb('user_id', 'is distinct from', user)])).as('by_name')).selectAll();
+    return db.selectFrom(byId.unionAll(byName).as('matched')).selectAll().orderBy('at', 'desc').orderBy('id', 'desc').limit(limit);
   }
 
   return {
@@ -93,7 +112,7 @@ export function operatorLogRepo(db: Db, now: () => number) {
      * Newest first, `limit` at a time. The cursor is the (at, id) of the last row of the
      * previous page, so pages neither skip nor repeat rows while new ones arrive.
      */
-    async list(filter: LogFilter, limit: number, after: { at: number; id: string } | null) {
+    async list(filter: LogFilter, limit: number, after: { at: number; id: string } | null): Promise<OperatorLogRow[]> {
       return listQuery(filter, limit, after).execute();
     },
   };

@@ -78,6 +78,17 @@ export interface VisoresTable {
   updated_at: number;
 }
 
+/**
+ * The ids of deleted visores (issue 21): a create naming one (an offline create replayed after
+ * another device deleted the visor) is refused instead of making it again. Kept for good; they
+ * go with their owner's account.
+ */
+export interface VisorTombstonesTable {
+  id: string;
+  owner: string;
+  deleted_at: number;
+}
+
 export interface FolderTreesTable {
   user_id: string;
   /** JSON text of the node list. */
@@ -93,6 +104,7 @@ export interface Database {
   login_limits: LoginLimitsTable;
   operator_log: OperatorLogTable;
   visores: VisoresTable;
+  visor_tombstones: VisorTombstonesTable;
   folder_trees: FolderTreesTable;
 }
 

@@ -29,7 +29,7 @@ import { appendNode, favouriteFolders, leafOfVisor, mapVisorLeaves, treeProblem,
 import type { Db, Dialect } from '../db/index.js';
 import type { OperatorLogRepo } from '../db/operatorLog.js';
 import type { Database, UserRow, VisorRow } from '../db/schema.js';
-import { ConflictError, ForbiddenError, InvalidError, NotFoundError, StaleError, VersionRequiredError } from '../errors.js';
+import { ConflictError, DomainError, ForbiddenError, GoneError, InvalidError, NotFoundError, StaleError, VersionRequiredError } from '../errors.js';
 import { treeStore } from './treeStore.js';
 
 export const WORKSPACE_MESSAGES = {
@@ -38,6 +38,7 @@ export const WORKSPACE_MESSAGES = {
   folderNotFound: (id: string) => `La carpeta ${id} no existe`,
   notYourVisor: (id: string) => `El visor ${id} no existe o no es suyo`,
   visorIdTaken: 'Ese identificador de visor ya está en uso',
+  visorDeleted: 'El visor se borró y no se vuelve a crear con el mismo identificador',
   staleTree: 'El árbol de carpetas cambió en otra pestaña o dispositivo. Recárguelo y vuelva a intentar.',
   deleteNeedsVersion: 'Para borrar visores, guarde el árbol con If-Match: la versión que leyó',
 } as const;
@@ -149,6 +150,20 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
     if (found) await trees.write(trx, userId, nodes, tree.version);
   }
 
+  /**
+   * Remembers deleted visores of `owner` (issue 21), in the transaction that deletes them: a
+   * create naming one of these ids is refused from then on (410), never made again.
+   */
+  async function bury(trx: Kysely<Database>, owner: string, visorIds: readonly string[]): Promise<void> {
+    if (visorIds.length === 0) return;
+    const at = now();
+    await trx
+      .insertInto('visor_tombstones')
+      .values(visorIds.map((id) => ({ id, owner, deleted_at: at })))
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .execute();
+  }
+
   async function insertVisor(
     trx: Kysely<Database>,
     owner: UserRow,
@@ -211,7 +226,10 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         // A save that deletes must say which tree it changed: a stale tab without If-Match
         // would otherwise delete visores another tab just placed.
         if (deleted.length > 0 && ifMatch == null) throw new VersionRequiredError(WORKSPACE_MESSAGES.deleteNeedsVersion);
-        if (deleted.length > 0) await trx.deleteFrom('visores').where('owner', '=', userId).where('id', 'in', deleted).execute();
+        if (deleted.length > 0) {
+          await trx.deleteFrom('visores').where('owner', '=', userId).where('id', 'in', deleted).execute();
+          await bury(trx, userId, deleted);
+        }
 
         // Favourites travel with the tree (a folder's toggle applies to what it holds);
         // the other leaf fields are the visor's own.
@@ -255,6 +273,11 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
             const existing = await trx.selectFrom('visores').selectAll().where('id', '=', input.visor_id).executeTakeFirst();
             if (existing && existing.owner !== actor.user.id) throw new ConflictError(WORKSPACE_MESSAGES.visorIdTaken);
             if (existing) return { row: existing, workspace: await stateOf(trx, actor.user.id), created: false };
+            // A create sent again after the visor was deleted (another device, while this one
+            // was offline): it stays deleted. Another user's deleted id is just taken.
+            const buried = await trx.selectFrom('visor_tombstones').select('owner').where('id', '=', input.visor_id).executeTakeFirst();
+            if (buried)
+              throw buried.owner === actor.user.id ? new GoneError(WORKSPACE_MESSAGES.visorDeleted) : new ConflictError(WORKSPACE_MESSAGES.visorIdTaken);
           }
           const fields = { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: [] };
           const inserted = await insertVisor(trx, actor.user, fields, input.folder_id, input.visor_id);
@@ -265,8 +288,8 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         outcome = await create();
       } catch (error) {
         // The same create sent twice at once: the other one inserted the id first. Asked again,
-        // it finds that visor (or refuses another user's id).
-        if (input.visor_id === undefined || error instanceof ConflictError) throw error;
+        // it finds that visor (or refuses another user's id, or a deleted one).
+        if (input.visor_id === undefined || error instanceof DomainError) throw error;
         const taken = await db.selectFrom('visores').select('id').where('id', '=', input.visor_id).executeTakeFirst();
         if (!taken) throw error;
         outcome = await create();
@@ -342,6 +365,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         const current = await ownedTreeLocked(trx, actor.user, visorId);
         await syncLeaf(trx, actor.user.id, visorId, null);
         await trx.deleteFrom('visores').where('id', '=', visorId).execute();
+        await bury(trx, actor.user.id, [visorId]);
         return { title: current.title, workspace: await stateOf(trx, actor.user.id) };
       });
       await record(actor, 'visor_delete', { visor_id: visorId, title });

@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'not_found',
   'invalid',
   'conflict',
+  /** It was deleted for good (410): a create of a visor another device deleted. */
+  'gone',
   'precondition_required',
   'rate_limited',
   'server',
@@ -73,6 +75,7 @@ export function codeOfStatus(status: number): ErrorCode {
   if (status === 403) return 'forbidden';
   if (status === 404) return 'not_found';
   if (status === 409 || status === 412) return 'conflict';
+  if (status === 410) return 'gone';
   if (status === 428) return 'precondition_required';
   if (status === 429) return 'rate_limited';
   if (status >= 500) return 'server';

@@ -40,6 +40,8 @@ function fakeServer() {
     loseAnswer: new Set<string>(),
     /** Set by a test: this route answers with this status instead. */
     refuse: new Map<string, number>(),
+    /** Ids of visores deleted here: a create naming one is answered 410 (the server's tombstones). */
+    deleted: new Set<string>(),
   };
   state.tree.nodes.push(leafOfVisor(visor('v1', 'Uno')));
   const favourites = (): Favourites => ({
@@ -96,6 +98,7 @@ function fakeServer() {
     }),
     [`POST /visores/${USER}/new`]: route('create', (call) => {
       const body = call.body as { title: string; visor_id: string; folder_id?: string | null };
+      if (state.deleted.has(body.visor_id)) return { status: 410, body: { status: 'error', message: 'El visor se borró' } };
       let item = state.visores.get(body.visor_id);
       if (!item) {
         item = { ...visor(body.visor_id, body.title), secciones: [], version: 0 };
@@ -105,7 +108,13 @@ function fakeServer() {
       return ok({ data: { id_visor: item.visor_id, visor: item }, workspace: workspace() });
     }),
   };
-  return { state, routes };
+  /** Another device deletes a visor. */
+  const deleteVisor = (visorId: string) => {
+    state.visores.delete(visorId);
+    state.deleted.add(visorId);
+    state.tree = { nodes: mapVisorLeaves(state.tree.nodes, (leaf) => (leaf.visor_id === visorId ? null : leaf)), version: state.tree.version + 1 };
+  };
+  return { state, routes, deleteVisor };
 }
 
 let count = 0;
@@ -240,6 +249,51 @@ describe('the outbox', () => {
     expect(writes().filter((write) => write.endsWith('/fav'))).toEqual([`PUT /visores/${USER}/v1/fav`]);
     expect(writes().filter((write) => write.endsWith('/new'))).toHaveLength(2);
     expect(writes().filter((write) => write.endsWith('/update_secciones'))).toHaveLength(2);
+  });
+
+  it('drops a create that landed and was deleted on another device (410), with its later edits, and tells the user once', async () => {
+    const { sync, database, server, notices, goOffline, goOnline, writes } = setup();
+    await sync.refresh();
+    const made = 'ab'.repeat(16);
+    // The create reaches the server, its answer is lost: it waits in the outbox to be sent again.
+    server.state.loseAnswer.add('create');
+    expect(await sync.createVisor({ title: 'Nuevo' }, null)).toMatchObject({ ok: true });
+    goOffline();
+    // Edits of the new visor made offline, and one of another visor.
+    await sync.updateVisor(made, { title: 'Nuevo bis' });
+    await sync.changeTree({ kind: 'move', node: { kind: 'visor', id: made }, parentId: 'F1', index: 0 });
+    await sync.toggleVisorFavourite('v1');
+    expect(await sync.pending(USER)).toBe(4);
+    // Meanwhile another device deletes the visor the first send made.
+    expect(server.state.visores.has(made)).toBe(true);
+    server.deleteVisor(made);
+
+    await goOnline();
+    expect(notices).toEqual([OUTBOX_MESSAGES.visorDeleted('Nuevo')]);
+    expect(server.state.visores.has(made)).toBe(false);
+    // Sent again once (refused); its edits never sent; the other visor's edit replayed.
+    expect(writes()).toEqual([`POST /visores/${USER}/new`, `POST /visores/${USER}/new`, `PUT /visores/${USER}/v1/fav`]);
+    expect(server.state.visores.get('v1')?.fav).toBe(true);
+    expect(await sync.pending(USER)).toBe(0);
+    // This device shows it deleted too.
+    expect(await database.visores.get([USER, made])).toBeUndefined();
+    const leaves = JSON.stringify((await database.folderTrees.get(USER))?.nodes);
+    expect(leaves).not.toContain(made);
+  });
+
+  it('says nothing of a create refused with 410 when this device deleted that visor too', async () => {
+    const { sync, server, notices, goOffline, goOnline, writes } = setup();
+    await sync.refresh();
+    const made = 'ab'.repeat(16);
+    server.state.loseAnswer.add('create');
+    await sync.createVisor({ title: 'Nuevo' }, null);
+    goOffline();
+    await sync.deleteVisor(made);
+    server.deleteVisor(made);
+    await goOnline();
+    expect(notices).toEqual([]);
+    expect(writes()).toEqual([`POST /visores/${USER}/new`, `POST /visores/${USER}/new`]);
+    expect(await sync.pending(USER)).toBe(0);
   });
 
   it('drops a write the server refuses (4xx) with a notice, and replays the ones after it', async () => {

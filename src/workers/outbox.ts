@@ -34,6 +34,12 @@ export function visorOf(op: OutboxOp): string | null {
   return op.kind === 'tree' ? null : op.visorId;
 }
 
+/** Whether the op changes the visor `visorId`, or moves its leaf. */
+export function namesVisor(op: OutboxOp, visorId: string): boolean {
+  if (op.kind !== 'tree') return visorOf(op) === visorId;
+  return op.change.kind === 'move' && op.change.node.kind === 'visor' && op.change.node.id === visorId;
+}
+
 /** Visor ids of every leaf under the folder `folderId` (deleting it deletes them). */
 function leavesUnder(nodes: readonly TreeNode[], folderId: string): string[] {
   const ids: string[] = [];
@@ -173,6 +179,22 @@ export function createOutbox({ db, now, newKey = () => crypto.randomUUID() }: { 
     /** The op was replayed (or dropped). */
     async remove(seq: number): Promise<void> {
       await table.delete(seq);
+    },
+
+    /**
+     * Leaves out the user's waiting ops that name the visor `visorId` (its create was refused:
+     * another device deleted it), which would only be refused one by one. Answers them.
+     */
+    async dropNaming(userId: string, visorId: string): Promise<OutboxOp[]> {
+      return db.transaction('rw', table, async () => {
+        const records = await table
+          .where('userId')
+          .equals(userId)
+          .filter((record) => namesVisor(record.op as unknown as OutboxOp, visorId))
+          .toArray();
+        await table.bulkDelete(records.map((record) => record.seq!));
+        return records.map((record) => record.op as unknown as OutboxOp);
+      });
     },
 
     /** Logout: the user's pending writes go with the rest of their data. */

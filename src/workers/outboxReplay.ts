@@ -3,7 +3,9 @@
 // again on the server's tree and saved with If-Match (a change already there is done), a
 // favourite is set to its value after reading it, a create names its visor's id, a section
 // save whose sections the server already has is done. A 412 is rebased when the changes do
-// not overlap; otherwise the server's state stays and the answer says what was kept.
+// not overlap; otherwise the server's state stays and the answer says what was kept. A create
+// the server answers 410 (another device deleted that visor after the first send landed) is
+// dropped with the edits of that visor, and the user told.
 import { applyTreeChange, TREE_CHANGE_MESSAGES } from '../lib/treeChanges';
 import { mergeSections, sameJson } from '../lib/sectionMerge';
 import {
@@ -32,6 +34,8 @@ export const OUTBOX_MESSAGES = {
   sectionsClash: (title: string) =>
     `Visor «${title}»: otra pestaña o dispositivo cambió las mismas secciones mientras no había conexión; se conservó la versión del servidor y no el cambio hecho sin conexión.`,
   treeGone: (message: string) => `Un cambio de carpetas hecho sin conexión no se aplicó: ${message}. Se conservó el árbol del servidor.`,
+  visorDeleted: (title: string) =>
+    `El visor «${title}» se borró en otro dispositivo: no se volvió a crear y se descartaron los cambios hechos en él sin conexión.`,
 } as const;
 
 /** What the op was, in words, for a toast. */
@@ -54,8 +58,12 @@ export function describeOp(op: OutboxOp): string {
   }
 }
 
-/** Done as asked (or already done), or left out with what the user is told. */
-export type ReplayOutcome = { kind: 'done' } | { kind: 'dropped'; message: string };
+/**
+ * Done as asked (or already done), or left out with what the user is told; `deletedVisor`: the
+ * create was refused because another device deleted that visor (410), so the ops after it that
+ * name the visor go too.
+ */
+export type ReplayOutcome = { kind: 'done' } | { kind: 'dropped'; message: string; deletedVisor?: string };
 
 const isStatus = (error: unknown, status: number) => error instanceof ApiError && error.status === status;
 
@@ -96,14 +104,24 @@ export async function replayOp({ http, store }: ReplayDeps, userId: string, op: 
       }
       case 'createVisor': {
         const request = { ...op.fields, visor_id: op.visorId, ...(op.folderId === undefined ? {} : { folder_id: op.folderId }) };
+        const create = async (body: typeof request) => {
+          const { body: answer } = await http.request('POST', `${base(userId)}/new`, { body, schema: NewVisorResponse });
+          await store.applyWorkspace(userId, answer.workspace, { visor: answer.data.visor });
+        };
         try {
-          const { body } = await http.request('POST', `${base(userId)}/new`, { body: request, schema: NewVisorResponse });
-          await store.applyWorkspace(userId, body.workspace, { visor: body.data.visor });
+          try {
+            await create(request);
+          } catch (error) {
+            // Its folder was deleted meanwhile: the visor is made at the root rather than lost.
+            if (!isStatus(error, 400) || op.folderId == null) throw error;
+            await create({ ...request, folder_id: null });
+          }
         } catch (error) {
-          // Its folder was deleted meanwhile: the visor is made at the root rather than lost.
-          if (!isStatus(error, 400) || op.folderId == null) throw error;
-          const { body } = await http.request('POST', `${base(userId)}/new`, { body: { ...request, folder_id: null }, schema: NewVisorResponse });
-          await store.applyWorkspace(userId, body.workspace, { visor: body.data.visor });
+          // Its first send landed (the answer was lost) and another device deleted it since: the
+          // server keeps it deleted (a tombstone of its id), and so does this device.
+          if (!isStatus(error, 410)) throw error;
+          await store.forgetVisor(userId, op.visorId);
+          return { kind: 'dropped', message: OUTBOX_MESSAGES.visorDeleted(op.fields.title), deletedVisor: op.visorId };
         }
         return { kind: 'done' };
       }

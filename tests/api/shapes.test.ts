@@ -389,6 +389,11 @@ describe('response shapes on sqlite', () => {
       refused(await demo.api.get('/api/visores/0123456789abcdef0123456789abcdef/get'), 404);
       refused(await request(server.baseUrl, 'GET', '/emoji/apple/64/nope.png'), 404);
       refused(await admin.api.post('/api/admin/users', { username: 'demo', password: 'clave-de-formas' }), 409);
+      // A create naming a visor deleted since (an offline create sent again, issue 21).
+      const buried = { title: 'Borrado', visor_id: '9f'.repeat(16) };
+      expectBody(await demo.api.post(`/api/visores/${demo.user._id}/new`, buried), NewVisorResponse);
+      expectBody(await demo.api.del(`/api/visores/${buried.visor_id}`), DeleteVisorResponse);
+      refused(await demo.api.post(`/api/visores/${demo.user._id}/new`, buried), 410);
       const { version } = expectBody(await demo.api.get(`/api/visores/${demo.user._id}/folders`), FolderTreeResponse);
       refused(await demo.api.put(`/api/visores/${demo.user._id}/folders`, [], { headers: { 'if-match': String(version + 5) } }), 412);
       const stale = expectBody(await demo.api.post(`/api/visores/${demo.user._id}/new`, { title: 'Versión' }), NewVisorResponse).data.id_visor;
@@ -413,7 +418,7 @@ describe('response shapes on sqlite', () => {
         failing.mockRestore();
         log.level = level;
       }
-      expect([...statuses].sort()).toEqual([400, 401, 403, 404, 409, 412, 413, 415, 429, 500]);
+      expect([...statuses].sort()).toEqual([400, 401, 403, 404, 409, 410, 412, 413, 415, 429, 500]);
     });
   });
 

@@ -31,6 +31,7 @@ import {
 
 const ONE_MB = 1024 * 1024;
 const NOT_FOUND = 'El visor no existe';
+const DELETED = 'El visor se borró y no se vuelve a crear con el mismo identificador';
 
 // One server per database: every test makes its own visores, so they do not interfere.
 describe.each(databaseTargets())('visores API on $name', (target) => {
@@ -182,6 +183,40 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       for (const answer of answers) expect(expectBody(answer, NewVisorResponse).data.id_visor).toBe(visorId);
       expect((await listVisores(user)).map((visor) => visor.visor_id)).toEqual([visorId]);
       expect(leavesOf((await readTree(user)).nodes).map((node) => node.visor_id)).toEqual([visorId]);
+    });
+
+    it('keeps a deleted visor deleted: a create sent again naming its id answers 410 (issue 21)', async () => {
+      const user = await createUser(server, admin.token);
+      const path = `/api/visores/${user.user._id}/new`;
+      // The first send landed (its answer lost), then another device deleted the visor.
+      const visorId = 'ef'.repeat(16);
+      expectBody(await user.api.post(path, { title: 'Sin red', folder_id: null, visor_id: visorId }), NewVisorResponse);
+      expect(expectBody(await user.api.del(`/api/visores/${visorId}`), DeleteVisorResponse).status).toBe('ok');
+      const tree = await readTree(user);
+
+      const replay = await user.api.post(path, { title: 'Sin red', folder_id: null, visor_id: visorId });
+      expect(expectErrorResponse(replay, 410)).toBe(DELETED);
+      expect(await listVisores(user)).toEqual([]);
+      expect(await readTree(user)).toEqual(tree);
+      expect(await visorRow(visorId)).toBeUndefined();
+      // The tombstone: id, owner and when.
+      const tombstone = await server.app.ctx.db.selectFrom('visor_tombstones').selectAll().where('id', '=', visorId).executeTakeFirst();
+      expect(tombstone).toEqual({ id: visorId, owner: user.user._id, deleted_at: server.clock.now() });
+      // For another user the id is taken, as a live one is: that it was deleted is not revealed.
+      expect(expectErrorResponse(await other.api.post(`/api/visores/${other.user._id}/new`, { title: 'Otro', visor_id: visorId }), 409)).toBe(
+        'Ese identificador de visor ya está en uso',
+      );
+
+      // A tree save that drops a visor's leaf deletes it too, and it stays deleted.
+      const dropped = '12'.repeat(16);
+      expectBody(await user.api.post(path, { title: 'En el árbol', folder_id: null, visor_id: dropped }), NewVisorResponse);
+      expect(expectBody(await saveTree(user, [], (await readTree(user)).version), SaveTreeResponse).deleted).toEqual([dropped]);
+      expect(expectErrorResponse(await user.api.post(path, { title: 'En el árbol', folder_id: null, visor_id: dropped }), 410)).toBe(DELETED);
+      expect(await listVisores(user)).toEqual([]);
+
+      // The tombstones go with the account.
+      expectSuccess(await admin.api.del(`/api/admin/users/${user.user._id}`));
+      expect(await server.app.ctx.db.selectFrom('visor_tombstones').select('id').where('owner', '=', user.user._id).execute()).toEqual([]);
     });
 
     it('refuses a malformed folder_id with 400', async () => {
