@@ -10,7 +10,14 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
 }
 
-/** Random id for rows (users, log entries…): 128 bits, URL-safe. */
+/**
+ * Random id for rows (users, log entries…): 128 bits, URL-safe, never starting with '-': a
+ * spreadsheet reads a cell starting with '-' as a formula, so the operator log's CSV export
+ * guards such a cell with a quote, and an id would no longer be the id (1 in 64 did).
+ */
 export function newId(): string {
-  return randomBytes(16).toString('base64url');
+  for (;;) {
+    const id = randomBytes(16).toString('base64url');
+    if (!id.startsWith('-')) return id;
+  }
 }
