@@ -4,7 +4,7 @@
 // favourite is set to its value after reading it, a create names its visor's id, a section
 // save whose sections the server already has is done. A 412 is rebased when the changes do
 // not overlap; otherwise the server's state stays and the answer says what was kept.
-import { applyTreeChange, TREE_CHANGE_MESSAGES } from '../lib/treeChanges';
+import { TREE_CHANGE_MESSAGES } from '../lib/treeChanges';
 import { mergeSections, sameJson } from '../lib/sectionMerge';
 import {
   DeleteVisorResponse,
@@ -12,7 +12,6 @@ import {
   FolderTreeResponse,
   NewVisorResponse,
   ReadVisorResponse,
-  SaveTreeResponse,
   ToggleFavResponse,
   UpdateVisorResponse,
   VisorResponse,
@@ -23,6 +22,7 @@ import type { HttpClient } from '../shared/http';
 import type { OutboxOp } from './outbox';
 import { workspacePaths } from './syncRefresh';
 import type { SyncStore } from './syncStore';
+import { saveTreeChange } from './treeSave';
 
 /** Tries of one write that meet a 412 each (every try reads the server's state again). */
 export const MAX_REPLAY_CONFLICTS = 3;
@@ -74,25 +74,17 @@ export async function replayOp({ http, store }: ReplayDeps, userId: string, op: 
   try {
     switch (op.kind) {
       case 'tree': {
-        for (let conflicts = 0; ; conflicts++) {
-          const { body: read } = await http.request('GET', `${base(userId)}/folders`, { schema: FolderTreeResponse, cache: 'no-store' });
-          const outcome = applyTreeChange(read.data, op.change);
-          // The folder it adds is there: that save did land (its answer was lost).
-          if (!outcome.ok && outcome.message === TREE_CHANGE_MESSAGES.duplicateFolder) return { kind: 'done' };
-          if (!outcome.ok) return { kind: 'dropped', message: OUTBOX_MESSAGES.treeGone(outcome.message) };
-          if (!outcome.changed) return { kind: 'done' };
-          try {
-            const { body } = await http.request('PUT', `${base(userId)}/folders`, {
-              body: outcome.nodes,
-              headers: { 'if-match': `"${read.version}"` },
-              schema: SaveTreeResponse,
-            });
-            await store.applyWorkspace(userId, body.workspace, { removed: body.deleted });
-            return { kind: 'done' };
-          } catch (error) {
-            if (!isStatus(error, 412) || conflicts >= MAX_REPLAY_CONFLICTS) throw error;
-          }
-        }
+        const outcome = await saveTreeChange({ http, store }, userId, op.change, {
+          read: async () => {
+            const { body } = await http.request('GET', `${base(userId)}/folders`, { schema: FolderTreeResponse, cache: 'no-store' });
+            return { nodes: body.data, version: body.version };
+          },
+          maxConflicts: MAX_REPLAY_CONFLICTS,
+        });
+        // The folder it adds is there: that save did land (its answer was lost).
+        if (!outcome.ok && outcome.message === TREE_CHANGE_MESSAGES.duplicateFolder) return { kind: 'done' };
+        if (!outcome.ok) return { kind: 'dropped', message: OUTBOX_MESSAGES.treeGone(outcome.message) };
+        return { kind: 'done' };
       }
       case 'createVisor': {
         const request = { ...op.fields, visor_id: op.visorId, ...(op.folderId === undefined ? {} : { folder_id: op.folderId }) };
