@@ -33,7 +33,8 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import lighthouse, { desktopConfig } from 'lighthouse';
-import { startProxy, type NetProxy } from '../tests/e2e/netProxy.js';
+import type { NetProxy } from '../tests/e2e/netProxy.js';
+import { behindProxy } from '../tests/e2e/proxiedServer.js';
 import { CONTENT_MARK, visorContentProbe } from './load/content.js';
 
 const { values } = parseArgs({
@@ -74,7 +75,7 @@ async function freePort(): Promise<number> {
 
 interface Server {
   url: string;
-  close(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** The real server (`tsx server/main.ts`) on dist/ and a throw-away SQLite database. */
@@ -99,7 +100,7 @@ async function startServer(proxyUrl: string): Promise<Server> {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = `http://127.0.0.1:${port}`;
-  const close = async () => {
+  const stop = async () => {
     if (child.exitCode == null) child.kill('SIGTERM');
     await exited;
     rmSync(dataDir, { recursive: true, force: true });
@@ -111,9 +112,9 @@ async function startServer(proxyUrl: string): Promise<Server> {
       (answer) => answer.status === 204,
       () => false,
     );
-    if (ok) return { url, close };
+    if (ok) return { url, stop };
     if (Date.now() > deadline) {
-      await close();
+      await stop();
       throw new Error(`the server did not answer on ${url} within 60 s`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -400,9 +401,8 @@ async function main(): Promise<void> {
   );
   // The visor is loaded through a TCP proxy, so 'offline' cuts every connection for real:
   // context.setOffline does not reach the SharedWorker, which would go on reading the server.
-  const proxy = await startProxy();
-  const server = await startServer(proxy.url);
-  proxy.target(Number(new URL(server.url).port));
+  const network = await behindProxy(startServer);
+  const { proxy, server } = network;
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   const signInJs: number[] = [];
   const visorJs: number[] = [];
@@ -467,8 +467,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await browser.close();
-    await server.close();
-    await proxy.close();
+    await network.stop();
   }
 
   console.log("\nThe sign-in route's JavaScript (last run), as Chromium fetched it, gzip level 9:");

@@ -54,9 +54,3 @@ export function useOnline(): boolean {
 export function useNeedsServerReason(): string | null {
   return useOnline() ? null : NEEDS_SERVER_REASON;
 }
-
-/** "HH:MM" of an epoch ms, on this browser's clock (the banner's "Sin conexión desde …"). */
-export function clockTime(epochMs: number): string {
-  const date = new Date(epochMs);
-  return `${String(date.getHours()).padStart(2, '0')}:${String(date.getMinutes()).padStart(2, '0')}`;
-}

@@ -3,6 +3,7 @@
 import { CheckTokenResponse, LoginResponse, LogoutResponse, type PublicUser } from '../protocol/auth';
 import type { WorkerSession } from '../workers/api';
 import { ApiError, apiRequest } from './api';
+import { oneCheckPerNavigation } from './navigationCheck';
 
 const TOKEN_KEY = 'visores.token';
 /** Last user a check confirmed, so the app can start offline with a known session. */
@@ -58,8 +59,6 @@ function lastKnownUser(): PublicUser | null {
   }
 }
 
-let inflight: { token: string; promise: Promise<PublicUser | null> } | null = null;
-
 /**
  * How long the token check waits for the server before the app starts offline with the last
  * confirmed user (issue 21): a network that drops packets rather than refusing must not hold
@@ -73,18 +72,10 @@ function noAnswer(error: unknown): boolean {
   return error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
-/**
- * Checks the stored token with the server. Returns the user, or null after removing a
- * token the server refused. Concurrent checks of one navigation share one request.
- * When the server cannot be reached the last confirmed user is returned: the app must
- * open offline (the server refuses the token again as soon as it is reachable).
- */
-export function checkSession(): Promise<PublicUser | null> {
-  const token = getToken();
-  if (!token) return Promise.resolve(null);
-  if (inflight?.token === token) return inflight.promise;
+/** Asks the server about a token: the user, or null after removing a token it refused; the last confirmed user when it cannot be reached. */
+function askServer(token: string): Promise<PublicUser | null> {
   const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(CHECK_TOKEN_TIMEOUT_MS) : undefined;
-  const promise = apiRequest('/checkToken', { method: 'POST', body: { token }, schema: CheckTokenResponse, ...(signal ? { signal } : {}) })
+  return apiRequest('/checkToken', { method: 'POST', body: { token }, schema: CheckTokenResponse, ...(signal ? { signal } : {}) })
     .then((response) => {
       remember(token, response.user);
       return response.user;
@@ -93,12 +84,23 @@ export function checkSession(): Promise<PublicUser | null> {
       if (noAnswer(error)) return lastKnownUser();
       clearSession();
       return null;
-    })
-    .finally(() => {
-      if (inflight?.promise === promise) inflight = null;
     });
-  inflight = { token, promise };
-  return promise;
+}
+
+const checkOnce = oneCheckPerNavigation(askServer);
+
+/**
+ * Checks the stored token with the server. Returns the user, or null after removing a
+ * token the server refused. The guards of one navigation (the router gives all its loaders
+ * one Request, `navigation`) share one request; any other navigation or revalidation waits for
+ * a check of its own (navigationCheck.ts).
+ * When the server cannot be reached the last confirmed user is returned: the app must
+ * open offline (the server refuses the token again as soon as it is reachable).
+ */
+export function checkSession(navigation: Request): Promise<PublicUser | null> {
+  const token = getToken();
+  if (!token) return Promise.resolve(null);
+  return checkOnce(token, navigation);
 }
 
 /** Signs in; throws ApiError with the server's message on refusal. */

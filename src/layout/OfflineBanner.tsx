@@ -1,20 +1,16 @@
 // The offline banner (issue 21): while the data worker cannot reach the server, "Sin conexión
-// desde HH:MM" and how many changes wait in the worker's outbox; while they are being sent after
-// it comes back, that. The worker's notices (an offline change refused or not applied) become
-// toasts here. When the server answers again, the route's loaders run again: the session is
-// checked (a 401 then signs out) and screens read what they need, without a reload.
+// desde HH:MM" (in market time, as the stale quotes: offlineTexts.ts) and how many changes wait
+// in the worker's outbox; while they are being sent after it comes back, that. The worker's
+// notices (an offline change refused or not applied) become toasts here. When the server answers
+// again, the route's loaders run again: the session is checked (a 401 then signs out) and
+// screens read what they need, without a reload.
 import { useEffect, useRef } from 'react';
 import { useRevalidator } from 'react-router-dom';
-import { clockTime, useConnection } from '../data/offline';
+import { useConnection } from '../data/offline';
 import { followConnection } from '../data/queries/client';
 import { onWorkerNotice } from '../data/store';
 import { showToast } from '../ui/toast';
-
-export const OFFLINE_TEXTS = {
-  since: (time: string) => `Sin conexión desde ${time}`,
-  pending: (count: number) => (count === 1 ? '1 cambio se enviará al volver la conexión' : `${count} cambios se enviarán al volver la conexión`),
-  sending: (count: number) => (count === 1 ? 'Enviando 1 cambio hecho sin conexión…' : `Enviando ${count} cambios hechos sin conexión…`),
-} as const;
+import { OFFLINE_TEXTS } from './offlineTexts';
 
 export function OfflineBanner() {
   const status = useConnection();
@@ -42,7 +38,7 @@ export function OfflineBanner() {
   }
   return (
     <div className="offline-banner" role="status" data-since={status.since ?? undefined}>
-      <strong>{status.since == null ? OFFLINE_TEXTS.since('—') : OFFLINE_TEXTS.since(clockTime(status.since))}</strong>
+      <strong>{OFFLINE_TEXTS.since(status.since)}</strong>
       {status.pending > 0 && <span> · {OFFLINE_TEXTS.pending(status.pending)}</span>}
     </div>
   );

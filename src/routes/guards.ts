@@ -7,7 +7,7 @@ import { safeNext } from '../features/auth/sessionRoute';
 import { signInUrl } from './signInRedirect';
 
 export async function requireUser({ request }: LoaderFunctionArgs): Promise<PublicUser> {
-  const user = await checkSession();
+  const user = await checkSession(request);
   if (!user) throw redirect(signInUrl(request));
   return user;
 }
@@ -17,7 +17,7 @@ export async function requireUser({ request }: LoaderFunctionArgs): Promise<Publ
  * sign-in brings an admin back to the page asked for.
  */
 export async function requireAdmin({ request }: LoaderFunctionArgs): Promise<PublicUser> {
-  const user = await checkSession();
+  const user = await checkSession(request);
   if (user?.role === 'admin') return user;
   clearSession();
   throw redirect(signInUrl(request));
@@ -25,7 +25,7 @@ export async function requireAdmin({ request }: LoaderFunctionArgs): Promise<Pub
 
 /** The sign-in page sends a signed-in user on to where they were going. */
 export async function redirectIfSignedIn({ request }: LoaderFunctionArgs): Promise<null> {
-  const user = await checkSession();
+  const user = await checkSession(request);
   if (user) throw redirect(safeNext(new URL(request.url).searchParams.get('next')));
   return null;
 }

@@ -6,7 +6,7 @@
 // not overlap; otherwise the server's state stays and the answer says what was kept. A create
 // the server answers 410 (another device deleted that visor after the first send landed) is
 // dropped with the edits of that visor, and the user told.
-import { applyTreeChange, TREE_CHANGE_MESSAGES } from '../lib/treeChanges';
+import { TREE_CHANGE_MESSAGES } from '../lib/treeChanges';
 import { mergeSections, sameJson } from '../lib/sectionMerge';
 import {
   DeleteVisorResponse,
@@ -14,7 +14,6 @@ import {
   FolderTreeResponse,
   NewVisorResponse,
   ReadVisorResponse,
-  SaveTreeResponse,
   ToggleFavResponse,
   UpdateVisorResponse,
   VisorResponse,
@@ -25,6 +24,7 @@ import type { HttpClient } from '../shared/http';
 import type { OutboxOp } from './outbox';
 import { workspacePaths } from './syncRefresh';
 import type { SyncStore } from './syncStore';
+import { saveTreeChange } from './treeSave';
 
 /** Tries of one write that meet a 412 each (every try reads the server's state again). */
 export const MAX_REPLAY_CONFLICTS = 3;
@@ -82,25 +82,17 @@ export async function replayOp({ http, store }: ReplayDeps, userId: string, op: 
   try {
     switch (op.kind) {
       case 'tree': {
-        for (let conflicts = 0; ; conflicts++) {
-          const { body: read } = await http.request('GET', `${base(userId)}/folders`, { schema: FolderTreeResponse, cache: 'no-store' });
-          const outcome = applyTreeChange(read.data, op.change);
-          // The folder it adds is there: that save did land (its answer was lost).
-          if (!outcome.ok && outcome.message === TREE_CHANGE_MESSAGES.duplicateFolder) return { kind: 'done' };
-          if (!outcome.ok) return { kind: 'dropped', message: OUTBOX_MESSAGES.treeGone(outcome.message) };
-          if (!outcome.changed) return { kind: 'done' };
-          try {
-            const { body } = await http.request('PUT', `${base(userId)}/folders`, {
-              body: outcome.nodes,
-              headers: { 'if-match': `"${read.version}"` },
-              schema: SaveTreeResponse,
-            });
-            await store.applyWorkspace(userId, body.workspace, { removed: body.deleted });
-            return { kind: 'done' };
-          } catch (error) {
-            if (!isStatus(error, 412) || conflicts >= MAX_REPLAY_CONFLICTS) throw error;
-          }
-        }
+        const outcome = await saveTreeChange({ http, store }, userId, op.change, {
+          read: async () => {
+            const { body } = await http.request('GET', `${base(userId)}/folders`, { schema: FolderTreeResponse, cache: 'no-store' });
+            return { nodes: body.data, version: body.version };
+          },
+          maxConflicts: MAX_REPLAY_CONFLICTS,
+        });
+        // The folder it adds is there: that save did land (its answer was lost).
+        if (!outcome.ok && outcome.message === TREE_CHANGE_MESSAGES.duplicateFolder) return { kind: 'done' };
+        if (!outcome.ok) return { kind: 'dropped', message: OUTBOX_MESSAGES.treeGone(outcome.message) };
+        return { kind: 'done' };
       }
       case 'createVisor': {
         const request = { ...op.fields, visor_id: op.visorId, ...(op.folderId === undefined ? {} : { folder_id: op.folderId }) };

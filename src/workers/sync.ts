@@ -11,7 +11,6 @@ import type { z } from 'zod';
 import {
   DeleteVisorResponse,
   NewVisorResponse,
-  SaveTreeResponse,
   ToggleFavResponse,
   UpdateVisorResponse,
   ReadVisorResponse,
@@ -32,6 +31,7 @@ import { createOutbox, type OutboxOp } from './outbox';
 import { replayOp } from './outboxReplay';
 import { createSyncRefresh, workspacePaths, type Tree } from './syncRefresh';
 import { createSyncStore } from './syncStore';
+import { saveTreeChange as saveTree } from './treeSave';
 
 /** Saves tried again after a 412, each on a tree read again. */
 export const MAX_CONFLICT_RETRIES = 3;
@@ -235,34 +235,14 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
 
   /** Applies a folder change to the tree and saves it with If-Match; on 412 reads it again and applies it again, while what it names is still there. */
   async function saveTreeChange(userId: string, cached: Tree | undefined, change: TreeChange, named: Named): Promise<{ version: number; folderId?: string }> {
-    let tree: Tree = cached ?? (await reads.readAll(userId));
-    let fresh = cached == null;
-    for (let conflicts = 0; ;) {
-      const outcome = applyTreeChange(tree.nodes, change);
-      if (!outcome.ok && outcome.reason === 'gone' && !fresh) {
-        // The cache may be behind another device: judge the change on the server's tree.
-        tree = await reads.readAll(userId);
-        fresh = true;
-        continue;
-      }
-      if (!outcome.ok) throw new ApiError({ code: outcome.reason === 'gone' ? 'conflict' : 'invalid', message: outcome.message, status: 0 });
-      if (!outcome.changed) return { version: tree.version, ...named };
-      try {
-        const { body } = await http.request('PUT', `${base(userId)}/folders`, {
-          body: outcome.nodes,
-          headers: { 'if-match': `"${tree.version}"` },
-          schema: SaveTreeResponse,
-        });
-        await store.applyWorkspace(userId, body.workspace, { removed: body.deleted });
-        return { version: body.version, ...named };
-      } catch (error) {
-        if (!isStale(error) || conflicts >= MAX_CONFLICT_RETRIES) throw error;
-        conflicts += 1;
-        log.warn(SYNC_LOG.conflict);
-        tree = await reads.readAll(userId);
-        fresh = true;
-      }
-    }
+    const outcome = await saveTree({ http, store }, userId, change, {
+      ...(cached ? { tree: cached } : {}),
+      read: () => reads.readAll(userId),
+      maxConflicts: MAX_CONFLICT_RETRIES,
+      onConflict: () => log.warn(SYNC_LOG.conflict),
+    });
+    if (!outcome.ok) throw new ApiError({ code: outcome.reason === 'gone' ? 'conflict' : 'invalid', message: outcome.message, status: 0 });
+    return { version: outcome.version, ...named };
   }
 
   /** Offline: the change checked on the cached tree, kept in the outbox and applied to the cache. */

@@ -7,7 +7,7 @@
 // A server of the spec's own: the last-admin rule and the paging count need to know every
 // account there is, which the shared server's other specs would change.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Browser, type Locator, type Page } from '@playwright/test';
 import { ADMIN, DEMO, signIn } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
 
@@ -226,6 +226,54 @@ test('Posiciones: connect the paper broker, watch its account live, stop watchin
   await accountRow.getByRole('button', { name: 'Vigilar' }).click();
   await expect(positions.locator('tbody tr').first()).toBeVisible();
   await page.context().close();
+});
+
+/** Off, saying why (issue 21): the title of a control that needs the server, offline (src/data/offline.ts). */
+async function expectOffForServer(button: Locator): Promise<void> {
+  await expect(button).toBeDisabled();
+  await expect(button).toHaveAttribute('title', 'Sin conexión: esta acción necesita el servidor');
+}
+
+// The tab's view of the network is enough here: context.setOffline turns navigator.onLine off in
+// the page, which the app's connection state takes as offline.
+test('offline, the Usuario modal’s Guardar and the log’s CSV export are off saying why', async ({ browser }) => {
+  const page = await adminPage(browser, '/users');
+  const context = page.context();
+  // The modal was opened online; the network goes while it is open.
+  await page.getByRole('button', { name: 'Nuevo usuario' }).click();
+  const save = page.getByRole('dialog', { name: 'Nuevo usuario' }).getByRole('button', { name: 'Guardar' });
+  await expect(save).toBeEnabled();
+  await context.setOffline(true);
+  await expectOffForServer(save);
+  await context.setOffline(false);
+  await expect(save).toBeEnabled();
+  await page.keyboard.press('Escape');
+
+  await page.goto(url('/admin/datacenter/logs-operadores'));
+  const exportCsv = page.getByRole('button', { name: 'Exportar CSV' });
+  await expect(exportCsv).toBeEnabled();
+  await context.setOffline(true);
+  await expectOffForServer(exportCsv);
+  await context.setOffline(false);
+  await expect(exportCsv).toBeEnabled();
+  await context.close();
+});
+
+test('offline, Posiciones’ Vigilar and Conectar are off saying why', async ({ browser }) => {
+  const page = await adminPage(browser, '/posiciones');
+  const context = page.context();
+  // The paper broker connected, its account watched at once; stopped, so Vigilar shows.
+  await page.getByRole('button', { name: 'Conectar' }).click();
+  const accountRow = page.getByRole('table', { name: 'Sesiones de broker' }).locator('tr[data-account="DEMO-ADMIN"]');
+  await accountRow.getByRole('button', { name: 'Dejar de vigilar' }).click();
+  const watch = accountRow.getByRole('button', { name: 'Vigilar' });
+  await expect(watch).toBeEnabled();
+  await context.setOffline(true);
+  await expectOffForServer(watch);
+  await expectOffForServer(page.getByRole('button', { name: 'Conectar' }));
+  await context.setOffline(false);
+  await expect(watch).toBeEnabled();
+  await context.close();
 });
 
 test('a user who is not an admin is sent to sign-in from Usuarios and Posiciones', async ({ page }) => {

@@ -6,7 +6,7 @@
 // A ticker typed alone on the board is added as its best match; unknown text says so.
 // A row scrolled out of view keeps following its symbol (less often) and is live again in view.
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { ADMIN, DEMO } from './helpers';
+import { ADMIN, DEMO, signIn } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
 
 interface SocketRow {
@@ -54,10 +54,7 @@ async function signedInContext(browser: Browser, options: { withoutSharedWorker?
     });
   }
   const page = await context.newPage();
-  await page.goto('/auth/signin');
-  await page.getByLabel('Usuario').fill(DEMO.username);
-  await page.getByLabel('Contraseña').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await signIn(page, DEMO);
   await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
   await page.close();
   return context;

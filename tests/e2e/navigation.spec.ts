@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type Route } from '@playwright/test';
 import { DEMO, expectHome, signIn } from './helpers';
 
 test('each navigation shows the thin progress bar while the token is checked', async ({ page }) => {
@@ -23,6 +23,32 @@ test('each navigation shows the thin progress bar while the token is checked', a
   await expect(page).toHaveURL(/\/config\/profile$/);
   await expect(bar).toHaveAttribute('aria-busy', 'false');
   await expect(page.locator('svg.spinner, .spinner')).toHaveCount(0);
+});
+
+test('a navigation that starts while the loaders run again (the network back) waits for a token check of its own', async ({ page, context }) => {
+  await signIn(page, DEMO);
+  await expectHome(page);
+  // Every token check from now on is held until the test lets it go.
+  const held: Route[] = [];
+  await page.route('**/api/checkToken', (route) => void held.push(route));
+
+  // The network goes and comes back: the loaders run again (OfflineBanner), checking the token.
+  await context.setOffline(true);
+  await expect(page.getByRole('status').filter({ hasText: /^Sin conexión desde/ })).toBeVisible();
+  await context.setOffline(false);
+  await expect.poll(() => held.length).toBe(1);
+
+  // A navigation meanwhile asks for its own check rather than taking the one asked before it.
+  const bar = page.getByRole('progressbar', { name: 'Cargando', includeHidden: true });
+  await page.getByRole('link', { name: 'Perfil' }).click();
+  await expect(bar).toHaveAttribute('aria-busy', 'true');
+  await expect.poll(() => held.length).toBe(2);
+  await held[0]!.continue();
+  await expect(page).not.toHaveURL(/\/config\/profile$/);
+  await expect(bar).toHaveAttribute('aria-busy', 'true');
+  await held[1]!.continue();
+  await expect(page).toHaveURL(/\/config\/profile$/);
+  await expect(bar).toHaveAttribute('aria-busy', 'false');
 });
 
 test('each navigation scrolls to the top', async ({ page }) => {

@@ -2,7 +2,7 @@
 // does not reach the SharedWorker, which makes every REST call and holds both sockets; so the
 // browser loads the app from this proxy, in front of a server of the spec's own, and "offline"
 // is the proxy destroying every open connection and every new one (the browser sees a
-// connection reset, as on a dropped network). Used by offline.spec.ts and offlineReload.spec.ts.
+// connection reset, as on a dropped network). proxiedServer.ts puts a server behind it.
 import net from 'node:net';
 
 export interface NetProxy {

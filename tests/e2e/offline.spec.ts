@@ -1,14 +1,16 @@
 // Offline and flaky connections (issue 21). Playwright's context.setOffline does not reach the
 // SharedWorker, which makes every REST call and holds both sockets, so the network is cut for
-// real with the TCP proxy of netProxy.ts, in front of a server of this spec's own. The server is
-// read directly, never through the proxy, to check what it has.
+// real with the TCP proxy of netProxy.ts, in front of a server of this spec's own
+// (proxiedServer.ts). The server is read directly, never through the proxy, to check what it has.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { DEMO } from './helpers';
-import { startProxy, type NetProxy } from './netProxy';
-import { startOwnServer, type OwnServer } from './ownServer';
+import { DEMO, signIn } from './helpers';
+import type { NetProxy } from './netProxy';
+import type { OwnServer } from './ownServer';
+import { startProxiedServer, type ProxiedServer } from './proxiedServer';
 import { section } from './visorHelpers';
 import { row, rowAction, workspaceTree } from './workspaceHelpers';
 
+let network: ProxiedServer<OwnServer>;
 let server: OwnServer;
 let proxy: NetProxy;
 let token: string;
@@ -17,18 +19,15 @@ let userId: string;
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  proxy = await startProxy();
-  // The pages come from the proxy's origin: the server's websockets must accept it.
-  server = await startOwnServer({ PUBLIC_ORIGINS: proxy.url, SIM_TICKS_PER_SECOND: '2000' });
-  proxy.target(Number(new URL(server.url).port));
+  network = await startProxiedServer({ SIM_TICKS_PER_SECOND: '2000' });
+  ({ server, proxy } = network);
   const login = await api('POST', '/api/login', DEMO, null);
   token = login.token as string;
   userId = (login.user as { _id: string })._id;
 });
 
 test.afterAll(async () => {
-  await proxy?.close();
-  await server?.stop();
+  await network?.stop();
 });
 
 /** The server's API, directly (never through the proxy). */
@@ -82,10 +81,7 @@ async function seed(folder: string, title: string): Promise<string> {
 
 async function signedIn(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
-  await page.goto('/auth/signin');
-  await page.getByLabel('Usuario').fill(DEMO.username);
-  await page.getByLabel('Contraseña').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await signIn(page, DEMO);
   await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
   return page;
 }

@@ -7,27 +7,26 @@
 // the server say why they are off. A visor never opened here says it is not available offline.
 // When the network returns everything is live again without a reload.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { DEMO } from './helpers';
-import { startProxy, type NetProxy } from './netProxy';
-import { startOwnServer, type OwnServer } from './ownServer';
+import { DEMO, signIn } from './helpers';
+import type { NetProxy } from './netProxy';
+import type { OwnServer } from './ownServer';
+import { startProxiedServer, type ProxiedServer } from './proxiedServer';
 import { section } from './visorHelpers';
 import { expandFolder, row, workspaceTree } from './workspaceHelpers';
 
+let network: ProxiedServer<OwnServer>;
 let server: OwnServer;
 let proxy: NetProxy;
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async () => {
-  proxy = await startProxy();
-  // The pages come from the proxy's origin: the server's websockets must accept it.
-  server = await startOwnServer({ PUBLIC_ORIGINS: proxy.url, SIM_TICKS_PER_SECOND: '2000' });
-  proxy.target(Number(new URL(server.url).port));
+  network = await startProxiedServer({ SIM_TICKS_PER_SECOND: '2000' });
+  ({ server, proxy } = network);
 });
 
 test.afterAll(async () => {
-  await proxy?.close();
-  await server?.stop();
+  await network?.stop();
 });
 
 const VISOR = 'Dólar: futuros y MEP';
@@ -70,10 +69,7 @@ test('a visor opened once is read offline after a reload from the service worker
   test.setTimeout(180_000);
   const context = await browser.newContext({ baseURL: proxy.url, serviceWorkers: 'allow', viewport: { width: 1400, height: 1000 } });
   const page = await context.newPage();
-  await page.goto('/auth/signin');
-  await page.getByLabel('Usuario').fill(DEMO.username);
-  await page.getByLabel('Contraseña').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await signIn(page, DEMO);
   await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
   await expandFolder(workspaceTree(page), 'Dólar');
   await row(workspaceTree(page), VISOR).getByRole('link').click();

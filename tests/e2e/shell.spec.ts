@@ -288,3 +288,39 @@ test('footer and layout options: version and copyright, mini sidebar, sidebar on
   await panel.getByRole('radiogroup', { name: 'Ancho del contenido' }).getByText('En Caja').click();
   await expect(page.locator('.backend-content__inner')).toHaveCSS('max-width', '1200px');
 });
+
+/** The title of a control that needs the server, offline (src/data/offline.ts's NEEDS_SERVER_REASON). */
+const NEEDS_SERVER_REASON = 'Sin conexión: esta acción necesita el servidor';
+const buenosAiresTime = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Argentina/Buenos_Aires', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+test.describe('with the browser’s clock in Tokyo, 12 hours ahead of Buenos Aires', () => {
+  test.use({ timezoneId: 'Asia/Tokyo' });
+
+  // The tab's view of the network is enough here (issue 21): context.setOffline turns
+  // navigator.onLine off in the page, which the app's connection state (data/offline.ts) takes
+  // as offline; offline.spec.ts cuts the data worker's network too.
+  test('offline, the profile’s forms are off saying why, and the banner says since when in market time, as the quotes', async ({ page, context }) => {
+    await signIn(page, DEMO);
+    await expectHome(page);
+    await page.getByRole('link', { name: 'Perfil' }).click();
+    await expect(page.getByRole('heading', { name: 'Perfil', level: 1 })).toBeVisible();
+    const buttons = ['Guardar', 'Cambiar contraseña'].map((name) => page.getByRole('button', { name, exact: true }));
+    for (const button of buttons) await expect(button).toBeEnabled();
+
+    await context.setOffline(true);
+    const banner = page.getByRole('status').filter({ hasText: /^Sin conexión desde/ });
+    await expect(banner).toBeVisible();
+    const since = Number(await banner.getAttribute('data-since'));
+    // Buenos Aires' HH:MM of that instant, not the browser's.
+    expect(await page.evaluate((at) => new Date(at).getHours(), since)).not.toBe(Number(buenosAiresTime.format(since).slice(0, 2)));
+    await expect(banner).toHaveText(`Sin conexión desde ${buenosAiresTime.format(since)}`);
+    for (const button of buttons) {
+      await expect(button).toBeDisabled();
+      await expect(button).toHaveAttribute('title', NEEDS_SERVER_REASON);
+    }
+
+    await context.setOffline(false);
+    await expect(banner).toBeHidden();
+    for (const button of buttons) await expect(button).toBeEnabled();
+  });
+});

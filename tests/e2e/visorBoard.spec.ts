@@ -3,7 +3,7 @@
 // reorder rows, reload and find the board as left. Its own server with a fast simulator, so a
 // price moves while the test watches.
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO } from './helpers';
+import { DEMO, signIn } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
 import { expectSaved, moveRowDownByKeyboard, section } from './visorHelpers';
 import { create, row, workspaceTree } from './workspaceHelpers';
@@ -28,10 +28,7 @@ const order = (page: Page) =>
 
 test('a new visor gets a quote board with three symbols and a formula, live, reordered, as left after a reload', async ({ page }) => {
   await page.setViewportSize({ width: 1400, height: 900 });
-  await page.goto(`${server.url}/auth/signin`);
-  await page.getByLabel('Usuario').fill(DEMO.username);
-  await page.getByLabel('Contraseña').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await signIn(page, DEMO, `${server.url}/auth/signin`);
   await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
 
   await create(page, 'Visor', 'Mi panel');

@@ -177,10 +177,7 @@ test('a visitor of the public visor sees the chart read-only; seen before, it dr
     await api.dispose();
 
     const signInAt = async (page: Page, account: { username: string; password: string }) => {
-      await page.goto(`${server.url}/auth/signin`);
-      await page.getByLabel('Usuario').fill(account.username);
-      await page.getByLabel('Contraseña').fill(account.password);
-      await page.getByRole('button', { name: 'Ingresar' }).click();
+      await signIn(page, account, `${server.url}/auth/signin`);
       await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
     };
 

@@ -317,6 +317,12 @@ test('a Primary API broker: the password is sent once and kept nowhere, a reload
   await expect(positionsTable(page, 'Papel', paperAccount(owner)).locator('tbody tr').first()).toBeVisible();
   await expect(section(page, 'Papel').getByLabel('Contraseña')).toHaveCount(0);
   await again.getByLabel('Contraseña').fill(password);
+  // With the network gone (the browser's view is enough), Conectar is off and says why.
+  await page.context().setOffline(true);
+  await expect(again.getByRole('button', { name: 'Conectar' })).toBeDisabled();
+  await expect(again.getByRole('button', { name: 'Conectar' })).toHaveAttribute('title', 'Sin conexión: esta acción necesita el servidor');
+  await page.context().setOffline(false);
+  await again.getByLabel('Contraseña').fill(password);
   await again.getByRole('button', { name: 'Conectar' }).click();
   await expect(positionsTable(page, 'Real', 'REM2747').locator('tbody tr').first()).toBeVisible();
 });

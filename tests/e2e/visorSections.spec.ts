@@ -4,7 +4,7 @@
 // their menu, a header sort, a chosen column; formula cards from the presets with live values,
 // a leg without a price said in words; and both read-only without their controls.
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO } from './helpers';
+import { DEMO, signIn } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
 import { moveRowDownByKeyboard } from './visorHelpers';
 
@@ -21,10 +21,7 @@ test.afterAll(async () => {
 });
 
 async function openSections(page: Page): Promise<void> {
-  await page.goto(`${server.url}/auth/signin`);
-  await page.getByLabel('Usuario').fill(DEMO.username);
-  await page.getByLabel('Contraseña').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await signIn(page, DEMO, `${server.url}/auth/signin`);
   await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
   await page.goto(`${server.url}/test?secciones`);
   await expect(page.getByRole('heading', { name: 'Test', level: 1 })).toBeVisible();
@@ -182,10 +179,7 @@ test('a board of 200 rows renders only what is in view; rows scrolled to come in
     .slice(0, 200);
   expect(symbols).toHaveLength(200);
 
-  await page.goto(`${server.url}/auth/signin`);
-  await page.getByLabel('Usuario').fill(DEMO.username);
-  await page.getByLabel('Contraseña').fill(DEMO.password);
-  await page.getByRole('button', { name: 'Ingresar' }).click();
+  await signIn(page, DEMO, `${server.url}/auth/signin`);
   await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
   await page.goto(`${server.url}/test?secciones=${encodeURIComponent(symbols.join(','))}`);
   const section = board(page);

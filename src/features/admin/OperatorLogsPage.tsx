@@ -7,6 +7,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
+import { useNeedsServerReason } from '../../data/offline';
 import { adminLogsQueries, useExportLogsMutation } from '../../data/queries/adminLogs';
 import type { LogFilters } from '../../data/queries/keys';
 import type { OperatorLogItem } from '../../protocol/admin';
@@ -81,6 +82,8 @@ export function OperatorLogsPage() {
   const [selected, setSelected] = useState<OperatorLogItem | null>(null);
   const logs = useInfiniteQuery(adminLogsQueries.list(filters));
   const exportCsv = useExportLogsMutation();
+  // The CSV is the server's: off while it cannot be reached, saying why (issue 21).
+  const offline = useNeedsServerReason();
   // Where the rows start in the page, for the window's virtual list.
   const [scrollMargin, setScrollMargin] = useState(0);
   const measureBody = useCallback((body: HTMLTableSectionElement | null) => {
@@ -136,7 +139,7 @@ export function OperatorLogsPage() {
     });
 
   const actions = (
-    <button type="button" className="button" onClick={download} disabled={exportCsv.isPending}>
+    <button type="button" className="button" onClick={download} disabled={exportCsv.isPending || offline != null} title={offline ?? undefined}>
       {exportCsv.isPending ? 'Exportando…' : 'Exportar CSV'}
     </button>
   );

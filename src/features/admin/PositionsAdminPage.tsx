@@ -5,6 +5,7 @@
 // components (PositionsTable, FillsList); the worker's positions connection, what it holds
 // for each watched account, and its event log.
 import { useQuery } from '@tanstack/react-query';
+import { useNeedsServerReason } from '../../data/offline';
 import { adminPositionsQueries } from '../../data/queries/adminPositions';
 import { workerQueries } from '../../data/queries/eventLog';
 import { useFills, usePositions, usePositionsStatus } from '../../data/store';
@@ -50,6 +51,8 @@ interface SessionsTableProps {
 }
 
 function SessionsTable({ sessions, me, watches, onWatch, onStop }: SessionsTableProps) {
+  // Watching asks the broker session on the server: off while it cannot be reached (issue 21).
+  const offline = useNeedsServerReason();
   return (
     <div className="pos-admin-table-wrap">
       <table className="pos-admin-table" aria-label="Sesiones de broker">
@@ -113,7 +116,13 @@ function SessionsTable({ sessions, me, watches, onWatch, onStop }: SessionsTable
                               Dejar de vigilar
                             </button>
                           ) : (
-                            <button type="button" className="button button--small button--primary" onClick={() => onWatch(account.account, session.sessionId)}>
+                            <button
+                              type="button"
+                              className="button button--small button--primary"
+                              onClick={() => onWatch(account.account, session.sessionId)}
+                              disabled={offline != null}
+                              title={offline ?? undefined}
+                            >
                               Vigilar
                             </button>
                           )}

@@ -4,6 +4,7 @@
 // field) is shown in red in the modal, which stays open; on success it closes.
 import { useId, useState, type FormEvent } from 'react';
 import { ApiError } from '../../data/api';
+import { useNeedsServerReason } from '../../data/offline';
 import { useCreateUserMutation, useUpdateUserMutation, type UserChanges } from '../../data/queries/admin';
 import type { AdminUser } from '../../protocol/admin';
 import type { Role } from '../../protocol/auth';
@@ -46,6 +47,8 @@ function UserForm({ request, onDone }: { request: UserModalRequest; onDone: () =
   const create = useCreateUserMutation();
   const update = useUpdateUserMutation();
   const pending = create.isPending || update.isPending;
+  // The server saves it: off while it cannot be reached (also when it went with the modal open).
+  const offline = useNeedsServerReason();
   const serverError = create.error ?? update.error;
   const error = localError ?? (serverError ? messageOf(serverError) : null);
 
@@ -157,7 +160,7 @@ function UserForm({ request, onDone }: { request: UserModalRequest; onDone: () =
         <button type="button" className="button button--secondary" onClick={onDone}>
           Cancelar
         </button>
-        <button type="submit" className="button button--primary" disabled={pending}>
+        <button type="submit" className="button button--primary" disabled={pending || offline != null} title={offline ?? undefined}>
           {pending ? 'Guardando…' : 'Guardar'}
         </button>
       </div>

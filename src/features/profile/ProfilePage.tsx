@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useRevalidator } from 'react-router-dom';
 import { ApiError } from '../../data/api';
+import { useNeedsServerReason } from '../../data/offline';
 import { useChangePasswordMutation, useUpdateProfileMutation } from '../../data/queries/profile';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { showToast } from '../../ui/toast';
@@ -12,6 +13,8 @@ function messageOf(error: Error): string {
 /** config-profile: the signed-in user's names and password (GET|PUT /api/profile, PUT /api/profile/password). */
 export function ProfilePage() {
   const user = useCurrentUser();
+  // Both forms are saved by the server: off while it cannot be reached, saying why (issue 21).
+  const offline = useNeedsServerReason();
   const revalidator = useRevalidator();
   const [firstName, setFirstName] = useState(user.firstName);
   const [lastName, setLastName] = useState(user.lastName);
@@ -73,7 +76,7 @@ export function ProfilePage() {
               {namesError}
             </p>
           )}
-          <button type="submit" className="button button--primary" disabled={updateProfile.isPending}>
+          <button type="submit" className="button button--primary" disabled={updateProfile.isPending || offline != null} title={offline ?? undefined}>
             Guardar
           </button>
         </form>
@@ -90,7 +93,7 @@ export function ProfilePage() {
               {passwordError}
             </p>
           )}
-          <button type="submit" className="button button--primary" disabled={changePassword.isPending}>
+          <button type="submit" className="button button--primary" disabled={changePassword.isPending || offline != null} title={offline ?? undefined}>
             Cambiar contraseña
           </button>
         </form>
