@@ -57,6 +57,14 @@ async function unwrap<T>(result: Promise<Result<T>>): Promise<T> {
   throw settled.error;
 }
 
+/**
+ * How long a request of the worker waits for its whole answer before it counts as no answer
+ * (issue 21): a dropped connection that never resets, a hung proxy. The write it carried stays
+ * in the outbox and the server is probed, as when the network is gone. Charts' history
+ * downloads take longer (chartHistory.ts HISTORY_TIMEOUT_MS).
+ */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
 /** The event log's lines when the server stops and starts answering: one each, not one per failed request. */
 export const OFFLINE_LOG = {
   lost: 'Sin conexión con el servidor: los cambios se guardan en este navegador y se envían al volver',
@@ -110,9 +118,11 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
       throw error;
     }
   };
-  // One client of the API for the whole worker, one of the positions host (spec section 6).
-  const http = createHttpClient({ fetch, baseUrl: env.apiBase, getToken });
-  const positionsHttp = createHttpClient({ fetch, baseUrl: env.positionsBase, getToken, credentials: 'include' });
+  // One client of the API for the whole worker, one of the positions host (spec section 6). A
+  // request past its time is aborted and counted as no answer.
+  const timeout = { timeoutMs: REQUEST_TIMEOUT_MS, onTimeout: () => online?.unreachable() };
+  const http = createHttpClient({ fetch, baseUrl: env.apiBase, getToken, ...timeout });
+  const positionsHttp = createHttpClient({ fetch, baseUrl: env.positionsBase, getToken, credentials: 'include', ...timeout });
   const tracker = (online ??= createOnlineTracker({ check: createConnectivityCheck({ http }) }));
 
   const broadcast = (message: TabMessage) => {
