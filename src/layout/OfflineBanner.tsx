@@ -1,6 +1,7 @@
 // The offline banner (issue 21): while the data worker cannot reach the server, "Sin conexión
 // desde HH:MM" and how many changes wait in the worker's outbox; while they are being sent after
-// it comes back, that. The worker's notices (an offline change refused or not applied) become
+// it comes back, that, or, while the server answers their replay with a failure (a 5xx), that
+// they wait for it and are tried again by themselves. The worker's notices (an offline change refused or not applied) become
 // toasts here. When the server answers again, the route's loaders run again: the session is
 // checked (a 401 then signs out) and screens read what they need, without a reload.
 import { useEffect, useRef } from 'react';
@@ -14,6 +15,9 @@ export const OFFLINE_TEXTS = {
   since: (time: string) => `Sin conexión desde ${time}`,
   pending: (count: number) => (count === 1 ? '1 cambio se enviará al volver la conexión' : `${count} cambios se enviarán al volver la conexión`),
   sending: (count: number) => (count === 1 ? 'Enviando 1 cambio hecho sin conexión…' : `Enviando ${count} cambios hechos sin conexión…`),
+  /** The server answers their replay with a failure: they wait, and are tried again by themselves. */
+  serverFailing: (count: number, message: string) =>
+    `${count === 1 ? '1 cambio espera' : `${count} cambios esperan`}: el servidor falla (${message}). Se reintenta solo; no se pierde ningún cambio.`,
 } as const;
 
 export function OfflineBanner() {
@@ -34,6 +38,13 @@ export function OfflineBanner() {
 
   if (status.online) {
     if (status.pending === 0) return null;
+    if (status.replayError != null) {
+      return (
+        <div className="offline-banner offline-banner--failing" role="status">
+          {OFFLINE_TEXTS.serverFailing(status.pending, status.replayError)}
+        </div>
+      );
+    }
     return (
       <div className="offline-banner offline-banner--sending" role="status">
         {OFFLINE_TEXTS.sending(status.pending)}

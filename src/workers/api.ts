@@ -54,6 +54,8 @@ export interface OfflineStatus {
   since: number | null;
   /** Workspace writes kept until the server has them. */
   pending: number;
+  /** The server answers their replay with a failure (a 5xx): its message, while it lasts; else null. */
+  replayError: string | null;
 }
 
 /** What the worker posts on a tab's port. */

@@ -129,7 +129,8 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     for (const port of market.ports()) port.postMessage(message);
   };
   let pending = 0;
-  const offlineStatus = (): OfflineStatus => ({ ...tracker.state(), pending });
+  let replayError: string | null = null;
+  const offlineStatus = (): OfflineStatus => ({ ...tracker.state(), pending, replayError });
 
   const market = createMarketService({
     ...env,
@@ -153,6 +154,10 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
       broadcast({ type: 'offline-status', status: offlineStatus() });
     },
     notify: (text) => broadcast({ type: 'notice', text }),
+    onReplayFailing: (message) => {
+      replayError = message;
+      broadcast({ type: 'offline-status', status: offlineStatus() });
+    },
   });
   tracker.onChange((state) => {
     if (state.online) eventLog.info(OFFLINE_LOG.back);
