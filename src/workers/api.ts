@@ -10,6 +10,7 @@ import type { Quote } from '../lib/quote';
 import type { Fill } from '../protocol/broker';
 import type { ControlEvent } from '../protocol/socket';
 import type { ChartInterval, ChartRange, ReadVisor, Visor } from '../protocol/workspace';
+import type { Catalogue } from './catalogue';
 import type { ChartHistory } from './chartHistory';
 import type { LogEntry } from './eventLog';
 import type { CachedPositions } from './positionsAccounts';
@@ -20,6 +21,7 @@ import type { SeccionesSave, SeccionesSaveAnswer, TreeChangeRequest, VisorFields
 
 export type {
   CachedPositions,
+  Catalogue,
   ChartHistory,
   Fill,
   LogEntry,
@@ -147,6 +149,13 @@ export interface DataWorkerApi {
   cachedChartHistory(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory | null>;
   /** The symbol's candles from the server (daily history, or the minutes of the last sessions gathered into the interval), kept. */
   chartHistory(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory>;
+
+  // ── The catalogue (issue 21) ────────────────────────────────────────────────────
+  /**
+   * The instruments (GET /visores/primary/instruments), kept in Dexie as last answered; when the
+   * server cannot be reached or fails, the kept ones, `stale`. Rejects when none was ever kept.
+   */
+  catalogue(): Promise<Catalogue>;
 
   // ── Waiting helpers (spec section 5) ─────────────────────────────────────────────
   /** Resolves when every symbol has data; rejects 'Timeout: Symbols not ready within {ms}ms'. */

@@ -11,6 +11,7 @@ import { DATA_WORKER_PROTOCOL } from '../shared/workerProtocol';
 import type { DataWorkerApi, OfflineStatus, TabMessage, WorkerSession } from './api';
 import { createConnectivityCheck } from './connectivity';
 import { createOnlineTracker, type OnlineTracker } from './online';
+import { createCatalogue } from './catalogue';
 import { createChartHistory } from './chartHistory';
 import { createEventLog, type EventLog } from './eventLog';
 import { createMarketService, type MarketServiceOptions } from './market';
@@ -167,6 +168,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     if (state.online && session) void sync.flush();
   });
   const charts = createChartHistory({ http, table: env.db.chartHistory });
+  const catalogue = createCatalogue({ http, table: env.db.catalogue });
 
   positions.onSnapshot((account, snapshot) => {
     for (const [tabId, accounts] of holds) if (accounts.has(account)) market.portOf(tabId)?.postMessage({ type: 'positions', account, snapshot });
@@ -191,7 +193,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
           // Logout (or another user): the socket stops before the wipe, so no tick of the
           // old session is cached after it; the last quotes seen are the old user's data too.
           market.setToken(null);
-          await Promise.all([sync.wipe(previous.userId), market.clearQuoteCache(), charts.wipe()]);
+          await Promise.all([sync.wipe(previous.userId), market.clearQuoteCache(), charts.wipe(), catalogue.wipe()]);
           pending = 0;
           broadcast({ type: 'offline-status', status: offlineStatus() });
         }
@@ -218,6 +220,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     getQuote: async (symbol) => market.getQuote(symbol),
     cachedChartHistory: (symbol, range, interval) => charts.cached(symbol, range, interval),
     chartHistory: (symbol, range, interval) => charts.fetch(symbol, range, interval),
+    catalogue: () => catalogue.get(),
     waitForSymbols: (symbols, timeoutMs) => market.waitForSymbols(symbols, timeoutMs),
     waitForExpiration: (symbol, timeoutMs) => market.waitForExpiration(symbol, timeoutMs),
     getExpirationDates: (symbols) => market.getExpirationDates(symbols),
