@@ -30,6 +30,8 @@ export interface Connection {
   since: number | null;
   /** Writes the worker's outbox keeps until the server has them. */
   pending: number;
+  /** The server fails their replay (a 5xx): its message, while it lasts; else null. */
+  replayError: string | null;
 }
 
 /** The tab's connection: offline when the worker cannot reach the server or the browser has no network. */
@@ -40,9 +42,11 @@ export function useConnection(): Connection {
     () => null,
   );
   const worker = useOfflineStatus();
-  if (worker.online && browserSince == null) return { online: true, since: null, pending: worker.pending };
+  // A worker of before replayError answers none: null.
+  const replayError = worker.replayError ?? null;
+  if (worker.online && browserSince == null) return { online: true, since: null, pending: worker.pending, replayError };
   const since = worker.since != null && browserSince != null ? Math.min(worker.since, browserSince) : (worker.since ?? browserSince);
-  return { online: false, since, pending: worker.pending };
+  return { online: false, since, pending: worker.pending, replayError };
 }
 
 /** True while the server can be reached, as far as this tab knows. */

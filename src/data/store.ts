@@ -32,7 +32,7 @@ export const fillsAtom = atomFamily((_account: string) => atom<Fill[] | null>(nu
 export const positionsStatusAtom = atom<PositionsStatus>({ state: 'idle', lastError: null, authenticated: false });
 
 /** Whether the worker reaches the server, since when not, and its pending offline writes (issue 21). */
-export const offlineStatusAtom = atom<OfflineStatus>({ online: true, since: null, pending: 0 });
+export const offlineStatusAtom = atom<OfflineStatus>({ online: true, since: null, pending: 0, replayError: null });
 
 const noticeListeners = new Set<(text: string) => void>();
 

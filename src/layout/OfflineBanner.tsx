@@ -1,9 +1,10 @@
 // The offline banner (issue 21): while the data worker cannot reach the server, "Sin conexión
 // desde HH:MM" (in market time, as the stale quotes: offlineTexts.ts) and how many changes wait
-// in the worker's outbox; while they are being sent after it comes back, that. The worker's
-// notices (an offline change refused or not applied) become toasts here. When the server answers
-// again, the route's loaders run again: the session is checked (a 401 then signs out) and
-// screens read what they need, without a reload.
+// in the worker's outbox; while they are being sent after it comes back, that, or, while the
+// server answers their replay with a failure (a 5xx), that they wait for it and are tried again
+// by themselves. The worker's notices (an offline change refused or not applied) become toasts
+// here. When the server answers again, the route's loaders run again: the session is checked (a
+// 401 then signs out) and screens read what they need, without a reload.
 import { useEffect, useRef } from 'react';
 import { useRevalidator } from 'react-router-dom';
 import { useConnection } from '../data/offline';
@@ -30,6 +31,13 @@ export function OfflineBanner() {
 
   if (status.online) {
     if (status.pending === 0) return null;
+    if (status.replayError != null) {
+      return (
+        <div className="offline-banner offline-banner--failing" role="status">
+          {OFFLINE_TEXTS.serverFailing(status.pending, status.replayError)}
+        </div>
+      );
+    }
     return (
       <div className="offline-banner offline-banner--sending" role="status">
         {OFFLINE_TEXTS.sending(status.pending)}

@@ -3,7 +3,7 @@
 // `db.version(n)` entries, never edits of a released one; the spec fixes version 3.
 import { Dexie, type EntityTable, type Table } from 'dexie';
 import type { Candle } from '../lib/candles';
-import type { MarketData } from '../protocol/market';
+import type { MarketData, PrimaryInstrument } from '../protocol/market';
 import type { FavItem, FolderNode, ReadVisor, Section, TreeNode, Visor } from '../protocol/workspace';
 
 /** Last known state of a symbol, so a reopened visor shows prices at once (marked stale). */
@@ -124,6 +124,20 @@ export interface OutboxOpData {
   [field: string]: unknown;
 }
 
+/**
+ * The catalogue of instruments as the server last answered it (issue 21), so a visor read
+ * offline still has each instrument's decimals and a curve its months. One record
+ * (`id` CATALOGUE_ID), written by the data worker, wiped at logout with the rest.
+ */
+export interface CatalogueRecord {
+  id: string;
+  instruments: PrimaryInstrument[];
+  /** Epoch ms of the server's answer. */
+  fetchedAt: number;
+}
+
+export const CATALOGUE_ID = 'instruments';
+
 export const DB_NAME = 'visores';
 
 export class VisoresDb extends Dexie {
@@ -136,6 +150,7 @@ export class VisoresDb extends Dexie {
   visorDrafts!: Table<VisorDraftRecord, [string, string]>;
   chartHistory!: Table<ChartHistoryRecord, [string, string]>;
   outbox!: EntityTable<OutboxRecord, 'seq'>;
+  catalogue!: EntityTable<CatalogueRecord, 'id'>;
 
   constructor(name = DB_NAME) {
     super(name);
@@ -154,6 +169,8 @@ export class VisoresDb extends Dexie {
     this.version(6).stores({ chartHistory: '[symbol+key], fetchedAt' });
     // Issue 21: workspace writes made offline, replayed in order (a new store: the others keep their data).
     this.version(7).stores({ outbox: '++seq, userId' });
+    // Issue 21: the last catalogue, for offline reading (a new store: the others keep their data).
+    this.version(8).stores({ catalogue: 'id' });
   }
 }
 

@@ -6,6 +6,8 @@
 export const NETWORK_ERROR_MESSAGE = 'No se pudo conectar con el servidor. Revise su conexión.';
 export const NOT_SIGNED_IN_MESSAGE = 'No hay una sesión iniciada';
 export const UNEXPECTED_ANSWER_MESSAGE = 'Respuesta inesperada del servidor';
+/** A request of the data worker that got no (whole) answer in its time: counted as no answer ('network'). */
+export const TIMEOUT_MESSAGE = 'El servidor no respondió a tiempo. Revise su conexión.';
 
 export const ERROR_CODES = [
   /** No answer from our server: offline, refused, or a proxy's 502/503/504. */
@@ -44,12 +46,18 @@ export interface PlainError {
 export class ApiError extends Error implements PlainError {
   readonly code: ErrorCode;
   readonly status: number;
+  /**
+   * The HTTP status that came back, also where `status` says 0 because it counts as no answer
+   * (a proxy's 502/503/504); 0 when nothing came back. Stays on this side of the worker boundary.
+   */
+  readonly answered: number;
 
-  constructor({ code, message, status }: PlainError) {
+  constructor({ code, message, status }: PlainError, { answered }: { answered?: number } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
+    this.answered = answered ?? status;
   }
 
   /** True when no answer came back (offline, server down), as opposed to a refusal. */

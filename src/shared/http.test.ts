@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { ApiError, NETWORK_ERROR_MESSAGE, NOT_SIGNED_IN_MESSAGE, toPlainError } from './errors';
+import { ApiError, NETWORK_ERROR_MESSAGE, NOT_SIGNED_IN_MESSAGE, TIMEOUT_MESSAGE, toPlainError } from './errors';
 import { createHttpClient, type FetchInit, type FetchLike } from './http';
 
 /** A fetch that records each call and answers `status` with `body` (none: an empty body). */
@@ -77,6 +77,15 @@ describe('shared HTTP client', () => {
     expect(toPlainError(await failureOf(told.request('GET', '/x')))).toEqual({ code: 'network', message: 'El broker no respondió', status: 0 });
   });
 
+  it('keeps the status that came back on the error, also where it counts as no answer', async () => {
+    const proxied = createHttpClient({ fetch: answering(503).fetch, baseUrl: '/api', getToken: () => 'tok' });
+    expect(await failureOf(proxied.request('GET', '/x'))).toMatchObject({ status: 0, answered: 503 });
+    const failing = createHttpClient({ fetch: answering(500).fetch, baseUrl: '/api', getToken: () => 'tok' });
+    expect(await failureOf(failing.request('GET', '/x'))).toMatchObject({ status: 500, answered: 500 });
+    const offline = createHttpClient({ fetch: () => Promise.reject(new TypeError('Failed to fetch')), baseUrl: '/api', getToken: () => 'tok' });
+    expect(await failureOf(offline.request('GET', '/x'))).toMatchObject({ status: 0, answered: 0 });
+  });
+
   it("rethrows the caller's abort as is", async () => {
     const abort = new AbortController();
     const fetch: FetchLike = (_url, init) =>
@@ -98,6 +107,78 @@ describe('shared HTTP client', () => {
     const failure = await failureOf(bad.request('PUT', '/fav', { schema: Answer }));
     expect(failure).toMatchObject({ code: 'server', status: 200 });
     expect((failure as ApiError).message).toMatch(/^Respuesta inesperada del servidor \(PUT \/fav\)/);
+  });
+});
+
+describe('the time limit of a request (issue 21)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  // Only the timers: the bodies of real Responses are read on Node's own scheduling.
+  const fakeTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+
+  /** A fetch that never answers, whatever its signal says (a hung proxy), and the signals it was given. */
+  function hanging() {
+    const signals: AbortSignal[] = [];
+    const fetch: FetchLike = (_url, init) => {
+      if (init.signal) signals.push(init.signal);
+      return new Promise(() => undefined);
+    };
+    return { fetch, signals };
+  }
+
+  it('ends a request that never gets an answer as no answer once its time passes, its fetch aborted', async () => {
+    fakeTimers();
+    const { fetch, signals } = hanging();
+    const timeouts: number[] = [];
+    const http = createHttpClient({ fetch, baseUrl: '/api', getToken: () => 'tok', timeoutMs: 15_000, onTimeout: () => timeouts.push(1) });
+    let settled: unknown = 'pending';
+    void failureOf(http.request('PUT', '/visores/v1')).then((error) => (settled = error));
+    await vi.advanceTimersByTimeAsync(14_999);
+    expect(settled).toBe('pending');
+    expect(signals[0]?.aborted).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(settled).toBeInstanceOf(ApiError);
+    expect(toPlainError(settled)).toEqual({ code: 'network', message: TIMEOUT_MESSAGE, status: 0 });
+    expect((settled as ApiError).isNetwork).toBe(true);
+    expect(signals[0]?.aborted).toBe(true);
+    expect(timeouts).toHaveLength(1);
+  });
+
+  it('ends a request whose body never ends the same way', async () => {
+    fakeTimers();
+    const fetch: FetchLike = async () => ({ status: 200, headers: { get: () => null }, json: () => new Promise(() => undefined) });
+    const http = createHttpClient({ fetch, baseUrl: '/api', getToken: () => 'tok', timeoutMs: 1000 });
+    const pending = failureOf(http.request('GET', '/visores/primary/instruments'));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(toPlainError(await pending)).toEqual({ code: 'network', message: TIMEOUT_MESSAGE, status: 0 });
+  });
+
+  it("gives a request its own time when it asks for one, and leaves the caller's abort as it was", async () => {
+    fakeTimers();
+    const { fetch } = hanging();
+    const http = createHttpClient({ fetch, baseUrl: '/api', getToken: () => 'tok', timeoutMs: 1000 });
+    let settled: unknown = 'pending';
+    void failureOf(http.request('POST', '/visores/search/symbol/history', { timeoutMs: 60_000 })).then((error) => (settled = error));
+    await vi.advanceTimersByTimeAsync(59_999);
+    expect(settled).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(toPlainError(settled)).toMatchObject({ code: 'network', message: TIMEOUT_MESSAGE });
+
+    const abort = new AbortController();
+    const aborting: FetchLike = (_url, init) =>
+      new Promise((_resolve, reject) => init.signal?.addEventListener('abort', () => reject(new DOMException('Aborted', 'AbortError'))));
+    const own = createHttpClient({ fetch: aborting, baseUrl: '/api', timeoutMs: 1000 });
+    const given = failureOf(own.request('HEAD', '/health', { auth: 'none', signal: abort.signal }));
+    abort.abort();
+    expect(await given).toMatchObject({ name: 'AbortError' });
+  });
+
+  it('clears its timer once answered: an answer in time stays an answer', async () => {
+    fakeTimers();
+    const http = createHttpClient({ fetch: answering(200, { ok: true }).fetch, baseUrl: '/api', getToken: () => 'tok', timeoutMs: 1000 });
+    await expect(http.request('GET', '/x')).resolves.toMatchObject({ status: 200, body: { ok: true } });
+    expect(vi.getTimerCount()).toBe(0);
   });
 });
 

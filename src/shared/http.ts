@@ -3,7 +3,7 @@
 // dependencies are passed in (fetch, base URL, token), so tests give fakes. Every failure is
 // thrown as an ApiError carrying the one error shape (shared/errors.ts).
 import type { ZodType } from 'zod';
-import { ApiError, errorOfAnswer, NETWORK_ERROR_MESSAGE, NOT_SIGNED_IN_MESSAGE, UNEXPECTED_ANSWER_MESSAGE } from './errors';
+import { ApiError, errorOfAnswer, NETWORK_ERROR_MESSAGE, NOT_SIGNED_IN_MESSAGE, TIMEOUT_MESSAGE, UNEXPECTED_ANSWER_MESSAGE } from './errors';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
@@ -44,6 +44,8 @@ export interface HttpRequestOptions<T = unknown> {
   cache?: FetchInit['cache'];
   /** Parses a 2xx answer's body, which then has the schema's type; a mismatch fails 'server'. */
   schema?: ZodType<T>;
+  /** This request's time limit in ms, instead of the client's `timeoutMs` (e.g. a long download). */
+  timeoutMs?: number;
 }
 
 export interface HttpAnswer<T> {
@@ -64,6 +66,42 @@ export interface HttpClientDeps {
   /** The session's token, for requests made as 'session'; none: such requests fail 'not_signed_in'. */
   getToken?: () => string | null;
   credentials?: FetchInit['credentials'];
+  /**
+   * Time limit of a request in ms, answer and body: past it the request is aborted and fails as
+   * no answer ('network', TIMEOUT_MESSAGE), even when the fetch ignores the abort. None: no limit.
+   */
+  timeoutMs?: number;
+  /** Called when a request ran out of time (the data worker counts it as the server not reached). */
+  onTimeout?: () => void;
+}
+
+/** The time limit of one request: aborts `signal` and rejects `expired` when it passes. */
+function deadline(timeoutMs: number | undefined, callerSignal: AbortSignal | undefined) {
+  if (timeoutMs == null || !Number.isFinite(timeoutMs)) return null;
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let passed = false;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      passed = true;
+      controller.abort();
+      reject(new Error('timeout'));
+    }, timeoutMs);
+  });
+  // Nobody may be racing it when it passes (the request already ended).
+  expired.catch(() => undefined);
+  const forward = () => controller.abort(callerSignal?.reason);
+  if (callerSignal?.aborted) forward();
+  else callerSignal?.addEventListener('abort', forward, { once: true });
+  return {
+    signal: controller.signal,
+    expired,
+    passed: () => passed,
+    clear() {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', forward);
+    },
+  };
 }
 
 export function createHttpClient(deps: HttpClientDeps): HttpClient {
@@ -89,23 +127,38 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       }
       if (deps.credentials) init.credentials = deps.credentials;
       if (options.cache) init.cache = options.cache;
-      if (options.signal) init.signal = options.signal;
+      const limit = deadline(options.timeoutMs ?? deps.timeoutMs, options.signal);
+      if (limit) init.signal = limit.signal;
+      else if (options.signal) init.signal = options.signal;
+      /** What the request waits for, given up when its time runs out. */
+      const bounded = <V>(work: Promise<V>): Promise<V> => (limit ? Promise.race([work, limit.expired]) : work);
+      const timedOut = () => {
+        deps.onTimeout?.();
+        return new ApiError({ code: 'network', message: TIMEOUT_MESSAGE, status: 0 });
+      };
 
       let response: FetchResponse;
-      try {
-        response = await deps.fetch(`${baseUrl}${path}`, init);
-      } catch (error) {
-        // The caller gave up: not a failure of the server.
-        if (options.signal?.aborted) throw error;
-        throw new ApiError({ code: 'network', message: NETWORK_ERROR_MESSAGE, status: 0 });
-      }
       let payload: unknown = null;
       try {
-        payload = await response.json();
-      } catch {
-        payload = null;
+        try {
+          response = await bounded(deps.fetch(`${baseUrl}${path}`, init));
+        } catch (error) {
+          if (limit?.passed()) throw timedOut();
+          // The caller gave up: not a failure of the server.
+          if (options.signal?.aborted) throw error;
+          throw new ApiError({ code: 'network', message: NETWORK_ERROR_MESSAGE, status: 0 });
+        }
+        try {
+          payload = await bounded(response.json());
+        } catch {
+          // A body that never ends is no answer; one that is not JSON is an answer without a body.
+          if (limit?.passed()) throw timedOut();
+          payload = null;
+        }
+      } finally {
+        limit?.clear();
       }
-      if (response.status < 200 || response.status > 299) throw new ApiError(errorOfAnswer(response.status, payload));
+      if (response.status < 200 || response.status > 299) throw new ApiError(errorOfAnswer(response.status, payload), { answered: response.status });
       if (!options.schema) return { status: response.status, body: payload as T, headers: response.headers };
       const parsed = options.schema.safeParse(payload);
       if (!parsed.success) {

@@ -7,7 +7,7 @@
 import type { PlainError } from './errors';
 
 /** Raise it whenever a change of DataWorkerApi, TabMessage or TabReply would be misread by an older peer. */
-export const DATA_WORKER_PROTOCOL = 1;
+export const DATA_WORKER_PROTOCOL = 2;
 
 /** What the worker answers a tab's hello(). */
 export interface WorkerHello {

@@ -10,6 +10,7 @@ import type { Quote } from '../lib/quote';
 import type { Fill } from '../protocol/broker';
 import type { ControlEvent } from '../protocol/socket';
 import type { ChartInterval, ChartRange, ReadVisor, Visor } from '../protocol/workspace';
+import type { Catalogue } from './catalogue';
 import type { ChartHistory } from './chartHistory';
 import type { LogEntry } from './eventLog';
 import type { CachedPositions } from './positionsAccounts';
@@ -20,6 +21,7 @@ import type { SeccionesSave, SeccionesSaveAnswer, TreeChangeRequest, VisorFields
 
 export type {
   CachedPositions,
+  Catalogue,
   ChartHistory,
   Fill,
   LogEntry,
@@ -54,6 +56,8 @@ export interface OfflineStatus {
   since: number | null;
   /** Workspace writes kept until the server has them. */
   pending: number;
+  /** The server answers their replay with a failure (a 5xx): its message, while it lasts; else null. */
+  replayError: string | null;
 }
 
 /** What the worker posts on a tab's port. */
@@ -145,6 +149,13 @@ export interface DataWorkerApi {
   cachedChartHistory(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory | null>;
   /** The symbol's candles from the server (daily history, or the minutes of the last sessions gathered into the interval), kept. */
   chartHistory(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory>;
+
+  // ── The catalogue (issue 21) ────────────────────────────────────────────────────
+  /**
+   * The instruments (GET /visores/primary/instruments), kept in Dexie as last answered; when the
+   * server cannot be reached or fails, the kept ones, `stale`. Rejects when none was ever kept.
+   */
+  catalogue(): Promise<Catalogue>;
 
   // ── Waiting helpers (spec section 5) ─────────────────────────────────────────────
   /** Resolves when every symbol has data; rejects 'Timeout: Symbols not ready within {ms}ms'. */

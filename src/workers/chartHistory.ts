@@ -37,6 +37,12 @@ export interface ChartHistoryTable {
   bulkDelete(keys: [string, string][]): Promise<unknown>;
 }
 
+/**
+ * The time limit of one history request (the worker's other requests have REQUEST_TIMEOUT_MS):
+ * up to ten years of daily candles, or a day of minutes, on a slow line.
+ */
+export const HISTORY_TIMEOUT_MS = 60_000;
+
 /** Records kept at most: the charts of many visores, a few megabytes at worst. */
 export const MAX_CACHED_HISTORIES = 200;
 
@@ -58,7 +64,11 @@ export function createChartHistory(deps: ChartHistoryDeps) {
   const inFlight = new Map<string, Promise<ChartHistoryRecord>>();
 
   async function daily(symbol: string, limit: number): Promise<Candle[]> {
-    const { body } = await deps.http.request('POST', '/visores/search/symbol/history', { body: { symbol, limit }, schema: HistoryResponse });
+    const { body } = await deps.http.request('POST', '/visores/search/symbol/history', {
+      body: { symbol, limit },
+      schema: HistoryResponse,
+      timeoutMs: HISTORY_TIMEOUT_MS,
+    });
     return body.data.flatMap(({ time, ...rest }) => {
       const at = dayTime(time);
       return at == null ? [] : [{ time: at, ...rest }];
@@ -66,7 +76,7 @@ export function createChartHistory(deps: ChartHistoryDeps) {
   }
 
   async function minutesOf(symbol: string, date: string): Promise<Candle[]> {
-    const { body } = await deps.http.request('POST', '/get_intradia', { body: { symbol, date }, schema: IntradayResponse });
+    const { body } = await deps.http.request('POST', '/get_intradia', { body: { symbol, date }, schema: IntradayResponse, timeoutMs: HISTORY_TIMEOUT_MS });
     return body.data.map((candle) => ({ ...candle, time: candle.time - MARKET_OFFSET_SECONDS }));
   }
 

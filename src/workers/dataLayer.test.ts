@@ -6,9 +6,11 @@ import { VisoresDb } from '../shared/db';
 import { DATA_WORKER_PROTOCOL } from '../shared/workerProtocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DataWorkerApi, TabMessage, TabPort } from './api';
-import { createDataWorkerApi } from './dataLayer';
+import { createDataWorkerApi, OFFLINE_LOG, REQUEST_TIMEOUT_MS, type DataLayerEnv } from './dataLayer';
+import { createOnlineTracker } from './online';
+import { REPLAY_FAILING_NOTICE, SYNC_LOG } from './sync';
 import { createFakeServer, createTestLog } from '../../tests/fakes/worker/marketServer';
-import { fakeFetch, fakeSocketFactory, recordingLog, type FakeRoute } from '../../tests/fakes/worker/fakes';
+import { fakeFetch, fakeSocketFactory, recordingLog, type FakeAnswer, type FakeRoute } from '../../tests/fakes/worker/fakes';
 
 describe('data worker API over Comlink', () => {
   const channels: MessageChannel[] = [];
@@ -136,7 +138,7 @@ describe('data worker API over Comlink', () => {
     await expect(remote.getPositions('DEMO-X')).resolves.toBeNull();
   });
 
-  it("a logout wipes the user's cached workspace, pending visor drafts, the last quotes and the charts' history, and stops the market socket first", async () => {
+  it("a logout wipes the user's cached workspace, pending visor drafts, the last quotes, the charts' history and the catalogue, and stops the market socket first", async () => {
     const { server, remote, db } = connect();
     await remote.setSession({ token: 'tok', userId: 'u1' });
     server.current.accept();
@@ -144,6 +146,7 @@ describe('data worker API over Comlink', () => {
     await db.folderTrees.put({ userId: 'u2', nodes: [], version: 1, syncedAt: 1 });
     await db.quotes.put({ symbol: 'DLR/DIC26', md: { OP: 1450 }, receivedAt: 1 });
     await db.chartHistory.put({ symbol: 'DLR/DIC26', key: 'daily:66', candles: [{ time: 1, open: 1, high: 1, low: 1, close: 1, volume: 1 }], fetchedAt: 1 });
+    await db.catalogue.put({ id: 'instruments', instruments: [], fetchedAt: 1 });
     const draft = { visor_id: 'v1', base: [], version: 1, draft: [], editor: 'tab', savedAt: 1 };
     await db.visorDrafts.bulkPut([
       { ...draft, userId: 'u1' },
@@ -159,6 +162,7 @@ describe('data worker API over Comlink', () => {
     await remote.setSession(null);
     expect(await db.quotes.count()).toBe(0);
     expect(await db.chartHistory.count()).toBe(0);
+    expect(await db.catalogue.count()).toBe(0);
     expect(await db.folderTrees.get('u1')).toBeUndefined();
     // The visor changes the server did not confirm go too.
     expect(await db.visorDrafts.get(['u1', 'v1'])).toBeUndefined();
@@ -166,5 +170,110 @@ describe('data worker API over Comlink', () => {
     expect(await db.folderTrees.get('u2')).toBeDefined();
     expect(await db.visorDrafts.get(['u2', 'v1'])).toBeDefined();
     await expect(remote.getMarketStatus()).resolves.toMatchObject({ state: 'idle' });
+  });
+
+  it('answers the catalogue the server gave, and the kept one, stale, once the server cannot be reached', async () => {
+    const instruments = [
+      {
+        instrumentId: { marketId: 'ROFX', symbol: 'DLR/DIC26' },
+        cficode: 'FXXXSX',
+        segment: { marketSegmentId: 'DDF', marketId: 'ROFX' },
+        securityDescription: 'Futuro de dólar DIC26',
+        currency: 'ARS',
+        minPriceIncrement: 0.5,
+        contractMultiplier: 1000,
+        instrumentPricePrecision: 1,
+      },
+    ];
+    let up = true;
+    const { remote } = connect({
+      'GET /visores/primary/instruments': () => {
+        if (!up) throw new TypeError('Failed to fetch');
+        return { status: 200, body: { status: 'success', instruments } };
+      },
+    });
+    await remote.setSession({ token: 'tok', userId: 'u1' });
+    await expect(remote.catalogue()).resolves.toMatchObject({ instruments, stale: false });
+    up = false;
+    await expect(remote.catalogue()).resolves.toMatchObject({ instruments, stale: true });
+    await remote.setSession(null);
+  });
+});
+
+describe('the worker’s requests and the outbox’s replay (issue 21)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  /** The worker over fakes, called directly; `routes` answer the API (anything else: 404 at once). */
+  function worker(routes: Record<string, FakeRoute>, extra: Partial<DataLayerEnv> = {}) {
+    const db = new VisoresDb(`datalayer-${crypto.randomUUID()}`);
+    const rest = fakeFetch('/api', routes);
+    const eventLog = recordingLog();
+    const api = createDataWorkerApi({
+      socketUrl: 'ws://test/ws/market',
+      apiBase: '/api',
+      openSocket: createFakeServer().openSocket,
+      fetch: rest.fetch,
+      locks: null,
+      quoteTable: db.quotes,
+      log: createTestLog(),
+      positionsSocketUrl: 'ws://test/ws/positions',
+      positionsBase: '/api',
+      WebSocket: fakeSocketFactory().WebSocket,
+      db,
+      eventLog,
+      ...extra,
+    });
+    return { api, db, rest, eventLog };
+  }
+
+  it('tells the tabs, once, that the server fails the replay, and that it is over at logout', async () => {
+    const failing = (): FakeAnswer => ({ status: 500, body: { status: 'error', message: 'Falla la base de datos' } });
+    const online = createOnlineTracker({ check: async () => false });
+    const { api, db, eventLog } = worker({ 'GET /visores/u1/v1/fav': failing, 'PUT /visores/u1/v1/fav': failing }, { online });
+    const tabChannel = new MessageChannel();
+    const received: TabMessage[] = [];
+    tabChannel.port1.on('message', (message: TabMessage) => received.push(message));
+    await api.registerTab({ tabId: 't1', lockName: null, port: tabChannel.port2 as unknown as TabPort });
+    await api.setSession({ token: 'tok', userId: 'u1' });
+    online.unreachable();
+    await api.toggleVisorFavourite('v1');
+    online.reached();
+    await vi.waitFor(() => expect(received).toContainEqual({ type: 'notice', text: REPLAY_FAILING_NOTICE('Falla la base de datos') }));
+    await expect(api.getOfflineStatus()).resolves.toMatchObject({ online: true, pending: 1, replayError: 'Falla la base de datos' });
+    expect(eventLog.texts().filter((text) => text === SYNC_LOG.replayFailed('Falla la base de datos'))).toHaveLength(1);
+    await api.setSession(null);
+    await expect(api.getOfflineStatus()).resolves.toMatchObject({ pending: 0, replayError: null });
+    expect(received.filter((message) => message.type === 'notice')).toHaveLength(1);
+    online.dispose();
+    tabChannel.port1.close();
+    await db.delete();
+  });
+
+  it('ends a write that never gets an answer after REQUEST_TIMEOUT_MS: kept in the outbox, the server counted unreachable', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // The favourite's request never gets an answer (a hung proxy); anything else answers 404 at once.
+    let sent!: () => void;
+    const called = new Promise<void>((resolve) => (sent = resolve));
+    const { api, db, eventLog } = worker({
+      'PUT /visores/u1/v1/fav': () => {
+        sent();
+        return new Promise<never>(() => undefined);
+      },
+    });
+    await api.setSession({ token: 'tok', userId: 'u1' });
+    let answer: unknown = 'pending';
+    void api.toggleVisorFavourite('v1').then((value) => (answer = value));
+    // Sent: its time runs from now.
+    await called;
+    await vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1);
+    expect(answer).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    await vi.waitFor(() => expect(answer).toEqual({ fav: true }));
+    await expect(api.getOfflineStatus()).resolves.toMatchObject({ online: false, pending: 1 });
+    expect(eventLog.texts()).toContain(OFFLINE_LOG.lost);
+    await api.setSession(null);
+    await db.delete();
   });
 });

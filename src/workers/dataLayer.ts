@@ -11,6 +11,7 @@ import { DATA_WORKER_PROTOCOL } from '../shared/workerProtocol';
 import type { DataWorkerApi, OfflineStatus, TabMessage, WorkerSession } from './api';
 import { createConnectivityCheck } from './connectivity';
 import { createOnlineTracker, type OnlineTracker } from './online';
+import { createCatalogue } from './catalogue';
 import { createChartHistory } from './chartHistory';
 import { createEventLog, type EventLog } from './eventLog';
 import { createMarketService, type MarketServiceOptions } from './market';
@@ -56,6 +57,14 @@ async function unwrap<T>(result: Promise<Result<T>>): Promise<T> {
   if (settled.ok) return settled.value;
   throw settled.error;
 }
+
+/**
+ * How long a request of the worker waits for its whole answer before it counts as no answer
+ * (issue 21): a dropped connection that never resets, a hung proxy. The write it carried stays
+ * in the outbox and the server is probed, as when the network is gone. Charts' history
+ * downloads take longer (chartHistory.ts HISTORY_TIMEOUT_MS).
+ */
+export const REQUEST_TIMEOUT_MS = 15_000;
 
 /** The event log's lines when the server stops and starts answering: one each, not one per failed request. */
 export const OFFLINE_LOG = {
@@ -110,16 +119,19 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
       throw error;
     }
   };
-  // One client of the API for the whole worker, one of the positions host (spec section 6).
-  const http = createHttpClient({ fetch, baseUrl: env.apiBase, getToken });
-  const positionsHttp = createHttpClient({ fetch, baseUrl: env.positionsBase, getToken, credentials: 'include' });
+  // One client of the API for the whole worker, one of the positions host (spec section 6). A
+  // request past its time is aborted and counted as no answer.
+  const timeout = { timeoutMs: REQUEST_TIMEOUT_MS, onTimeout: () => online?.unreachable() };
+  const http = createHttpClient({ fetch, baseUrl: env.apiBase, getToken, ...timeout });
+  const positionsHttp = createHttpClient({ fetch, baseUrl: env.positionsBase, getToken, credentials: 'include', ...timeout });
   const tracker = (online ??= createOnlineTracker({ check: createConnectivityCheck({ http }) }));
 
   const broadcast = (message: TabMessage) => {
     for (const port of market.ports()) port.postMessage(message);
   };
   let pending = 0;
-  const offlineStatus = (): OfflineStatus => ({ ...tracker.state(), pending });
+  let replayError: string | null = null;
+  const offlineStatus = (): OfflineStatus => ({ ...tracker.state(), pending, replayError });
 
   const market = createMarketService({
     ...env,
@@ -143,6 +155,10 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
       broadcast({ type: 'offline-status', status: offlineStatus() });
     },
     notify: (text) => broadcast({ type: 'notice', text }),
+    onReplayFailing: (message) => {
+      replayError = message;
+      broadcast({ type: 'offline-status', status: offlineStatus() });
+    },
   });
   tracker.onChange((state) => {
     if (state.online) eventLog.info(OFFLINE_LOG.back);
@@ -152,6 +168,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     if (state.online && session) void sync.flush();
   });
   const charts = createChartHistory({ http, table: env.db.chartHistory });
+  const catalogue = createCatalogue({ http, table: env.db.catalogue });
 
   positions.onSnapshot((account, snapshot) => {
     for (const [tabId, accounts] of holds) if (accounts.has(account)) market.portOf(tabId)?.postMessage({ type: 'positions', account, snapshot });
@@ -176,7 +193,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
           // Logout (or another user): the socket stops before the wipe, so no tick of the
           // old session is cached after it; the last quotes seen are the old user's data too.
           market.setToken(null);
-          await Promise.all([sync.wipe(previous.userId), market.clearQuoteCache(), charts.wipe()]);
+          await Promise.all([sync.wipe(previous.userId), market.clearQuoteCache(), charts.wipe(), catalogue.wipe()]);
           pending = 0;
           broadcast({ type: 'offline-status', status: offlineStatus() });
         }
@@ -203,6 +220,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     getQuote: async (symbol) => market.getQuote(symbol),
     cachedChartHistory: (symbol, range, interval) => charts.cached(symbol, range, interval),
     chartHistory: (symbol, range, interval) => charts.fetch(symbol, range, interval),
+    catalogue: () => catalogue.get(),
     waitForSymbols: (symbols, timeoutMs) => market.waitForSymbols(symbols, timeoutMs),
     waitForExpiration: (symbol, timeoutMs) => market.waitForExpiration(symbol, timeoutMs),
     getExpirationDates: (symbols) => market.getExpirationDates(symbols),

@@ -4,12 +4,12 @@
 // applied twice when an answer was lost, dropped with a notice when refused, and replayed by
 // a new worker (a new sync over the same database).
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { VisoresDb } from '../shared/db';
 import { createHttpClient } from '../shared/http';
 import { isOwnVisor, type Favourites, type Section, type TreeNode, type Visor } from '../protocol/workspace';
 import { leafOfVisor, mapVisorLeaves, favouriteFolders } from '../lib/folderTree';
-import { createWorkspaceSync } from './sync';
+import { createWorkspaceSync, OUTBOX_BACKOFF_FIRST_MS, OUTBOX_BACKOFF_MAX_MS, REPLAY_FAILING_NOTICE, SYNC_LOG } from './sync';
 import { OUTBOX_MESSAGES } from './outboxReplay';
 import { fakeFetch, recordingLog, type FakeAnswer, type FetchCall } from '../../tests/fakes/worker/fakes';
 
@@ -127,14 +127,18 @@ function setup(database = new VisoresDb(`outbox-unit-${++count}`), server = fake
   databases.push(database);
   const http = fakeFetch('/api', server.routes);
   const notices: string[] = [];
+  /** What the sync said of the server failing the replay, in order (null: over). */
+  const failing: (string | null)[] = [];
+  const log = recordingLog();
   let online = server.state.up;
   const sync = createWorkspaceSync({
     db: database,
     http: createHttpClient({ fetch: http.fetch, baseUrl: '/api', getToken: () => 'token-ana' }),
     getSession: () => ({ token: 'token-ana', userId: USER }),
-    log: recordingLog(),
+    log,
     isOnline: () => online,
     notify: (text) => notices.push(text),
+    onReplayFailing: (message) => failing.push(message),
     newVisorId: () => 'ab'.repeat(16),
   });
   const goOffline = () => {
@@ -147,7 +151,7 @@ function setup(database = new VisoresDb(`outbox-unit-${++count}`), server = fake
     await sync.flush();
   };
   const writes = () => http.calls.filter((call) => call.method !== 'GET').map((call) => `${call.method} ${call.path}`);
-  return { sync, database, http, server, notices, goOffline, goOnline, writes };
+  return { sync, database, http, server, notices, failing, log, goOffline, goOnline, writes };
 }
 
 const cachedVisor = async (database: VisoresDb, id = 'v1') => {
@@ -309,15 +313,15 @@ describe('the outbox', () => {
     expect(await sync.pending(USER)).toBe(0);
   });
 
-  it('keeps a write that gets no answer, or a 5xx, for a later replay', async () => {
+  it('keeps a write that gets no answer for the replay when the server answers again', async () => {
     const { sync, server, goOffline, goOnline } = setup();
     await sync.refresh();
     goOffline();
     await sync.toggleVisorFavourite('v1');
-    server.state.refuse.set('getFav', 503);
+    // The network drops again during the replay: the write stays, and goes when it is back.
+    server.state.loseAnswer.add('getFav');
     await goOnline();
     expect(await sync.pending(USER)).toBe(1);
-    server.state.refuse.clear();
     await sync.flush();
     expect(await sync.pending(USER)).toBe(0);
     expect(server.state.visores.get('v1')?.fav).toBe(true);
@@ -346,5 +350,106 @@ describe('the outbox', () => {
     await sync.toggleVisorFavourite('v1');
     await sync.wipe(USER);
     expect(await sync.pending(USER)).toBe(0);
+  });
+});
+
+describe('the replay when the server fails (5xx)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  // Only the timers: fake-indexeddb keeps its own scheduling.
+  const fakeTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+
+  /** The time to the next try, and the try: asked sooner (flush), nothing is sent. */
+  async function nextTry(sync: ReturnType<typeof setup>['sync'], tries: () => number, waitMs: number): Promise<void> {
+    const before = tries();
+    await vi.advanceTimersByTimeAsync(waitMs - 1);
+    await sync.flush();
+    expect(tries()).toBe(before);
+    await vi.advanceTimersByTimeAsync(1);
+    await sync.flush();
+    expect(tries()).toBe(before + 1);
+  }
+
+  it('tries a write again 1 s, 2 s, 4 s… apart up to 60 s, never drops it, and starts from 1 s again after a success', async () => {
+    fakeTimers();
+    const { sync, server, http, goOffline, goOnline } = setup();
+    const tries = (path: string) => () => http.calls.filter((call) => call.path === path && call.method !== 'GET').length;
+    await sync.refresh();
+    goOffline();
+    await sync.updateVisor('v1', { title: 'Uno bis' });
+    server.state.refuse.set('update', 500);
+    await goOnline();
+    const updates = tries('/visores/v1');
+    expect(updates()).toBe(1);
+    expect([OUTBOX_BACKOFF_FIRST_MS, OUTBOX_BACKOFF_MAX_MS]).toEqual([1000, 60_000]);
+    for (const wait of [1000, 2000, 4000, 8000, 16_000, 32_000, 60_000, 60_000]) await nextTry(sync, updates, wait);
+    expect(await sync.pending(USER)).toBe(1);
+
+    server.state.refuse.clear();
+    await vi.advanceTimersByTimeAsync(60_000);
+    await sync.flush();
+    expect(await sync.pending(USER)).toBe(0);
+    expect(server.state.visores.get('v1')).toMatchObject({ title: 'Uno bis' });
+
+    // A later failure waits 1 s again, not 60.
+    goOffline();
+    await sync.updateVisor('v1', { title: 'Uno ter' });
+    server.state.refuse.set('update', 502);
+    await goOnline();
+    const before = updates();
+    await nextTry(sync, updates, 1000);
+    expect(updates()).toBe(before + 1);
+    server.state.refuse.clear();
+    await vi.advanceTimersByTimeAsync(2000);
+    await sync.flush();
+    expect(server.state.visores.get('v1')).toMatchObject({ title: 'Uno ter' });
+  });
+
+  it('tells the user once, logs each distinct failure once, and says when it is over', async () => {
+    fakeTimers();
+    const { sync, server, http, notices, failing, log, goOffline, goOnline } = setup();
+    const favReads = () => http.calls.filter((call) => call.method === 'GET' && call.path.endsWith('/v1/fav')).length;
+    const replayLines = () => log.texts().filter((text) => text.startsWith('No se pudieron enviar'));
+    await sync.refresh();
+    goOffline();
+    await sync.toggleVisorFavourite('v1');
+    server.state.refuse.set('getFav', 500);
+    await goOnline();
+    await nextTry(sync, favReads, 1000);
+    await nextTry(sync, favReads, 2000);
+    expect(favReads()).toBe(3);
+    expect(notices).toEqual([REPLAY_FAILING_NOTICE('Rechazado (500)')]);
+    expect(replayLines()).toEqual([SYNC_LOG.replayFailed('Rechazado (500)')]);
+    expect(failing).toEqual(['Rechazado (500)']);
+
+    // Another failure (a proxy's 503 in front of a server whose health answers): logged once more, not told again.
+    server.state.refuse.set('getFav', 503);
+    await nextTry(sync, favReads, 4000);
+    await nextTry(sync, favReads, 8000);
+    expect(replayLines()).toEqual([SYNC_LOG.replayFailed('Rechazado (500)'), SYNC_LOG.replayFailed('Rechazado (503)')]);
+    expect(notices).toHaveLength(1);
+    expect(failing).toEqual(['Rechazado (500)', 'Rechazado (503)']);
+
+    server.state.refuse.clear();
+    await vi.advanceTimersByTimeAsync(16_000);
+    await sync.flush();
+    expect(await sync.pending(USER)).toBe(0);
+    expect(failing).toEqual(['Rechazado (500)', 'Rechazado (503)', null]);
+    expect(server.state.visores.get('v1')?.fav).toBe(true);
+  });
+
+  it('stops waiting at logout', async () => {
+    fakeTimers();
+    const { sync, server, failing, goOffline, goOnline } = setup();
+    await sync.refresh();
+    goOffline();
+    await sync.toggleVisorFavourite('v1');
+    server.state.refuse.set('getFav', 500);
+    await goOnline();
+    expect(vi.getTimerCount()).toBe(1);
+    await sync.wipe(USER);
+    expect(vi.getTimerCount()).toBe(0);
+    expect(failing).toEqual(['Rechazado (500)', null]);
   });
 });

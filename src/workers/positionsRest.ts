@@ -20,6 +20,12 @@ import { POSITIONS_LOG } from './positionsLog';
 export type SessionConnectRequest = z.input<typeof ConnectRequest>;
 export type SessionConnectAnswer = Pick<ConnectResponse, 'sessionId' | 'accounts'>;
 
+/**
+ * The time limit of a broker connection (the worker's other requests have REQUEST_TIMEOUT_MS):
+ * the server signs in to the broker and reads its accounts, each call allowed 15 s there.
+ */
+export const BROKER_CONNECT_TIMEOUT_MS = 45_000;
+
 export function isSnapshot(value: unknown): value is PositionsSnapshot {
   return PositionsSnapshot.safeParse(value).success;
 }
@@ -57,7 +63,11 @@ export function createPositionsRest(deps: PositionsRestDeps) {
     /** POST /primary/sessions/connect. */
     connectSession(request: SessionConnectRequest): Promise<Result<SessionConnectAnswer>> {
       return attempt(async () => {
-        const { body } = await http.request('POST', '/primary/sessions/connect', { body: request, schema: ConnectResponse });
+        const { body } = await http.request('POST', '/primary/sessions/connect', {
+          body: request,
+          schema: ConnectResponse,
+          timeoutMs: BROKER_CONNECT_TIMEOUT_MS,
+        });
         return { sessionId: body.sessionId, accounts: body.accounts };
       });
     },

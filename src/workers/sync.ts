@@ -23,7 +23,8 @@ import {
   type Visor,
 } from '../protocol/workspace';
 import type { LocalRevision, VisoresDb } from '../shared/db';
-import { ApiError, attempt, NOT_SIGNED_IN_MESSAGE, type Result } from '../shared/errors';
+import { backoffDelay } from '../lib/backoff';
+import { ApiError, attempt, NETWORK_ERROR_MESSAGE, NOT_SIGNED_IN_MESSAGE, toPlainError, type PlainError, type Result } from '../shared/errors';
 import type { HttpClient } from '../shared/http';
 import type { WorkerSession } from './api';
 import type { EventLogger } from './eventLog';
@@ -42,6 +43,10 @@ export const SYNC_LOG = {
   visorConflict: 'El visor cambió en otra pestaña o dispositivo: se relee y se vuelve a aplicar el cambio cuando toca otras secciones',
   replayFailed: (message: string) => `No se pudieron enviar los cambios hechos sin conexión: ${message}. Se reintentará.`,
 } as const;
+
+/** What the user is told, once per run of failures, when the server fails the outbox's replay. */
+export const REPLAY_FAILING_NOTICE = (message: string) =>
+  `Hay cambios sin enviar porque el servidor falla (${message}). Se reintenta solo, cada vez más espaciado; no se pierde ningún cambio.`;
 
 /** A tree change as a tab asks for it; the worker names a new folder. */
 export type TreeChangeRequest = Exclude<TreeChange, { kind: 'addFolder' }> | { kind: 'addFolder'; parentId: string | null; name: string; emoji: string };
@@ -81,6 +86,8 @@ export interface WorkspaceSyncDeps {
   onOutbox?: (pending: number) => void;
   /** A write of the outbox was refused or not applied: what the user is told (a toast in the tabs). */
   notify?: (message: string) => void;
+  /** The server fails the replay (a 5xx): its message, while it lasts; null once a write goes through. */
+  onReplayFailing?: (message: string | null) => void;
 }
 
 /** 128 random bits as 32 hex digits: letters and digits, as folder ids must be. */
@@ -93,8 +100,21 @@ export function randomVisorId(): string {
   return crypto.randomUUID().replace(/-/g, '');
 }
 
-/** How long after a replay that failed for a reason other than the network it is tried again. */
-export const OUTBOX_RETRY_MS = 10_000;
+/**
+ * A replay the server failed (a 5xx, or anything else but no answer) is tried again after
+ * OUTBOX_BACKOFF_FIRST_MS, doubling after each failure in a row up to OUTBOX_BACKOFF_MAX_MS;
+ * a write that goes through starts the count again. The write is never dropped for it.
+ */
+export const OUTBOX_BACKOFF_FIRST_MS = 1000;
+export const OUTBOX_BACKOFF_MAX_MS = 60_000;
+
+/** How a replay step ended: `answered` is the HTTP status that came back (0: none). */
+type ReplayStep = { ok: true; value: 'empty' | 'more' } | { ok: false; error: PlainError; answered: number };
+
+/** The failure as the event log and the user read it: a proxy's 5xx without a message says its status. */
+function failureText(error: PlainError, answered: number): string {
+  return answered >= 500 && error.message === NETWORK_ERROR_MESSAGE ? `Error ${answered} del servidor` : error.message;
+}
 
 /** No answer from the server (offline, refused, a proxy's 502/503/504): the write waits in the outbox. */
 const unreachable = (error: unknown) => error instanceof ApiError && error.isNetwork;
@@ -110,7 +130,7 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
 
   let chain: Promise<unknown> = Promise.resolve();
   /** One call at a time, in the order asked. */
-  function serial<T>(work: () => Promise<Result<T>>): Promise<Result<T>> {
+  function serial<R extends Result<unknown> | ReplayStep>(work: () => Promise<R>): Promise<R> {
     const run = chain.catch(() => undefined).then(work);
     chain = run;
     return run;
@@ -168,19 +188,61 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
 
   let flushing: Promise<void> | null = null;
   let retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Replays in a row the server failed: the next try waits backoffDelay of it. */
+  let failures = 0;
+  /** The failure last written to the event log in this run of failures: one entry per distinct failure. */
+  let lastLogged: string | null = null;
+  /** The server's failure the user was told of, until a write goes through. */
+  let failing: string | null = null;
+
+  /** A write went through (or there is none left): the backoff and the failure told are over. */
+  function recovered(): void {
+    failures = 0;
+    lastLogged = null;
+    if (failing == null) return;
+    failing = null;
+    deps.onReplayFailing?.(null);
+  }
+
+  /** The replay failed for a reason other than no answer: tried again later, each time later. */
+  function failed(error: PlainError, answered: number): void {
+    const text = failureText(error, answered);
+    if (text !== lastLogged) {
+      lastLogged = text;
+      log.warn(SYNC_LOG.replayFailed(text));
+    }
+    if (answered >= 500 && failing !== text) {
+      if (failing == null) deps.notify?.(REPLAY_FAILING_NOTICE(text));
+      failing = text;
+      deps.onReplayFailing?.(text);
+    }
+    const delay = backoffDelay(failures, OUTBOX_BACKOFF_FIRST_MS, OUTBOX_BACKOFF_MAX_MS);
+    failures += 1;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      void replay();
+    }, delay);
+  }
+
+  /**
+   * Replays the outbox (the server answers again, a worker starts). While a failure of the server
+   * is being waited out, its timer replays and this asks nothing sooner.
+   */
+  function flush(): Promise<void> {
+    if (retryTimer != null) return flushing ?? Promise.resolve();
+    return replay();
+  }
 
   /** Replays the outbox, one write per turn of the chain (edits made meanwhile queue behind). */
-  function flush(): Promise<void> {
-    if (retryTimer != null) clearTimeout(retryTimer);
-    retryTimer = null;
+  function replay(): Promise<void> {
     flushing ??= (async () => {
       let replayed = false;
       for (;;) {
-        const step = await serial(() =>
-          attempt(async (): Promise<'empty' | 'more'> => {
+        const step = await serial(async (): Promise<ReplayStep> => {
+          try {
             const userId = userOf();
             const [next] = await outbox.entries(userId);
-            if (!next) return 'empty';
+            if (!next) return { ok: true, value: 'empty' };
             const outcome = await replayOp({ http, store }, userId, next.op);
             await outbox.remove(next.seq);
             if (outcome.kind === 'dropped') {
@@ -192,18 +254,21 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
             }
             await reapplyPending(userId);
             await announce(userId);
-            return 'more';
-          }),
-        );
-        if (!step.ok) {
-          // No answer: the tracker calls again when the server answers. Anything else (a 5xx,
-          // a 401 the session will settle) is tried again later.
-          if (step.error.code !== 'network' && step.error.code !== 'not_signed_in') {
-            log.warn(SYNC_LOG.replayFailed(step.error.message));
-            retryTimer = setTimeout(() => void flush(), OUTBOX_RETRY_MS);
+            return { ok: true, value: 'more' };
+          } catch (error) {
+            return { ok: false, error: toPlainError(error), answered: error instanceof ApiError ? error.answered : 0 };
           }
+        });
+        if (!step.ok) {
+          // No answer (offline, timed out): the tracker calls again when the server answers.
+          // Signed out: nothing to send. Anything else (a 5xx, a proxy's 502/503/504 while the
+          // server's health answers, a 401 the session will settle) is tried again later.
+          if (step.error.code === 'not_signed_in') return;
+          if (step.error.code === 'network' && step.answered === 0) return;
+          failed(step.error, step.answered);
           return;
         }
+        recovered();
         if (step.value === 'empty') break;
         replayed = true;
       }
@@ -501,8 +566,11 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       });
     },
 
-    /** Logout: deletes every cached record of the user. */
+    /** Logout: deletes every cached record of the user (and stops waiting to replay their writes). */
     async wipe(userId: string): Promise<void> {
+      if (retryTimer != null) clearTimeout(retryTimer);
+      retryTimer = null;
+      recovered();
       await Promise.all([store.wipe(userId), outbox.wipe(userId)]);
     },
 

@@ -3,7 +3,8 @@
 // front of a server of this spec's own, and the proxy cuts the network. After the reload the
 // page comes from the service worker, the app starts with the last signed-in user, the demo's
 // Dólar visor shows its title and sections, the board's last quotes marked stale with their
-// time, the chart's cached history with its stale label, and the banner; controls that need
+// time and in each instrument's decimals, the curve's months (both from the catalogue the data
+// worker kept), the chart's cached history with its stale label, and the banner; controls that need
 // the server say why they are off. A visor never opened here says it is not available offline.
 // When the network returns everything is live again without a reload.
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -109,15 +110,26 @@ test('a visor opened once is read offline after a reload from the service worker
   await expect(chart).toHaveAttribute('data-state', 'offline', { timeout: 15_000 });
   await expect(chart.getByRole('status')).toHaveText(/^Sin conexión: datos guardados del \d\d\/\d\d\/\d{4} \d\d:\d\d/);
   expect(Number(await chart.getAttribute('data-bars'))).toBe(bars);
+  // The catalogue the data worker kept: the board's DLR future in its own decimals (one, its
+  // tick is 0,5), not the 4 of a board without a catalogue, and the curve draws its months.
+  const future = rows.nth(1);
+  await expect(future).toHaveAttribute('data-symbol', /DLR\//);
+  await expect(future.locator('[data-field="last"]')).toHaveText(/^\d{1,3}(\.\d{3})*,\d$/);
+  const curve = section(page, SECTIONS[2]!);
+  const curveRows = curve.locator('tr[data-symbol]');
+  await expect(curveRows.first()).toBeVisible();
+  expect(await curveRows.count()).toBeGreaterThan(1);
+  // With the last quotes kept: a price, a TNA.
+  await expect(curveRows.first().locator('[data-field="price"]')).toHaveText(/\d/);
+  await expect(curveRows.first().locator('[data-field="tna"]')).toHaveText(/\d/);
+  await expect(curve.getByText(/No se pudo leer el catálogo/)).toHaveCount(0);
   // Sections that need the server say so: the positions wait for the connection (Reintentar
-  // off, saying why), the curve for the catalogue.
+  // off, saying why).
   const reason = 'Sin conexión: esta acción necesita el servidor';
   const positions = section(page, SECTIONS[3]!);
   await expect(positions.getByRole('alert')).toHaveText('Sin conexión: las posiciones se verán al volver la conexión.');
   await expect(positions.getByRole('button', { name: 'Reintentar' })).toBeDisabled();
   await expect(positions.getByRole('button', { name: 'Reintentar' })).toHaveAttribute('title', reason);
-  const curve = section(page, SECTIONS[2]!);
-  await expect(curve.getByText('No se pudo leer el catálogo de instrumentos. Se reintentará al recuperar la conexión.')).toBeVisible();
   // Controls that need the server say why they are off.
   await expect(page.getByRole('button', { name: 'Buscar' })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Buscar' })).toHaveAttribute('title', reason);

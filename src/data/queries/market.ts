@@ -1,8 +1,12 @@
-// Market server state: the instrument search (POST /visores/search) and the catalogue (GET /visores/primary/instruments).
+// Market server state: the instrument search (POST /visores/search) and the catalogue (GET
+// /visores/primary/instruments, through the data worker, which keeps the last one for offline).
 import { queryOptions } from '@tanstack/react-query';
-import { InstrumentsResponse, SearchResponse, type PrimaryInstrument, type SearchHit } from '../../protocol/market';
-import { apiRequest } from '../api';
+import { SearchResponse, type SearchHit } from '../../protocol/market';
+import type { Catalogue } from '../../workers/api';
+import { toPlainError } from '../../shared/errors';
+import { ApiError, apiRequest } from '../api';
 import { getToken } from '../session';
+import { dataWorker } from '../worker';
 import { marketKeys } from './keys';
 
 async function search(text: string, signal: AbortSignal): Promise<SearchHit[]> {
@@ -10,21 +14,28 @@ async function search(text: string, signal: AbortSignal): Promise<SearchHit[]> {
   return answer.data;
 }
 
-async function instruments(signal: AbortSignal): Promise<PrimaryInstrument[]> {
-  const answer = await apiRequest('/visores/primary/instruments', { token: getToken(), signal, schema: InstrumentsResponse });
-  return answer.instruments;
+/** The worker's answer (its PlainError, plain data, rethrown as the tab's ApiError so a failure is retried like any request's). */
+async function catalogue(): Promise<Catalogue> {
+  try {
+    return await dataWorker().catalogue();
+  } catch (error) {
+    throw new ApiError(toPlainError(error));
+  }
 }
 
 export const marketQueries = {
   /**
-   * The catalogue (each instrument's price precision, for the quote board's decimals). It
-   * changes once a day at most: read once per tab and kept.
+   * The catalogue (each instrument's price precision, for the quote board's decimals; a curve's
+   * months). It changes once a day at most: read once per tab and kept. The data worker keeps
+   * the last one in Dexie and answers it when the server cannot be reached: then it is stale at
+   * once, so it is read again when the server answers again (refetchOnReconnect).
    */
   instruments: () =>
     queryOptions({
       queryKey: marketKeys.instruments(),
-      queryFn: ({ signal }) => instruments(signal),
-      staleTime: Number.POSITIVE_INFINITY,
+      queryFn: catalogue,
+      select: (answer) => answer.instruments,
+      staleTime: (query) => (query.state.data?.stale === false ? Number.POSITIVE_INFINITY : 0),
       gcTime: Number.POSITIVE_INFINITY,
     }),
 

@@ -1,5 +1,6 @@
-// Each instrument's price decimals, from the catalogue (read once per tab); the spec's 4
-// decimals where the catalogue is not known (offline) or does not list the symbol.
+// Each instrument's price decimals, from the catalogue (read once per tab; offline, the one the
+// data worker kept); the spec's 4 decimals where no catalogue was ever read here or it does not
+// list the symbol.
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { marketQueries } from '../../../../data/queries/market';
