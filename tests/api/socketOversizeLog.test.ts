@@ -63,4 +63,14 @@ describe('an oversized socket message', () => {
     ).toEqual([]);
     expect(lines.filter((line) => line.level === WARN).length, output).toBe(2);
   });
+
+  it('closes every one of many oversized sockets at once with 1009, not a reset (1006)', async () => {
+    // The server used to terminate the socket on the error, resetting the connection while the
+    // rest of the message was still arriving: the client could lose the close frame (CI saw 1006).
+    const { token } = await signIn(server.baseUrl);
+    const sockets = await Promise.all(Array.from({ length: 12 }, () => openAuthenticatedSocket(server.wsUrl('/ws/positions'), token)));
+    const closes = sockets.map((socket) => waitForClose(socket));
+    for (const socket of sockets) socket.send('x'.repeat(1.5 * 1024 * 1024));
+    expect((await Promise.all(closes)).map((close) => close.code)).toEqual(sockets.map(() => 1009));
+  });
 });
