@@ -12,6 +12,35 @@ import { REPLAY_FAILING_NOTICE, SYNC_LOG } from './sync';
 import { createFakeServer, createTestLog } from '../../tests/fakes/worker/marketServer';
 import { fakeFetch, fakeSocketFactory, recordingLog, type FakeAnswer, type FakeRoute } from '../../tests/fakes/worker/fakes';
 
+/**
+ * The data worker's API over fakes: a market server, the REST routes (`routes`; anything else
+ * 404 at once; one fake answers the API client's calls and the positions host's), positions
+ * sockets, a fresh Dexie and a recording event log; `extra` replaces any of them.
+ */
+function workerOverFakes(routes: Record<string, FakeRoute> = {}, extra: Partial<DataLayerEnv> = {}) {
+  const server = createFakeServer();
+  const db = new VisoresDb(`datalayer-${crypto.randomUUID()}`);
+  const rest = fakeFetch('/api', routes);
+  const positionsSockets = fakeSocketFactory();
+  const eventLog = recordingLog();
+  const api = createDataWorkerApi({
+    socketUrl: 'ws://test/ws/market',
+    apiBase: '/api',
+    openSocket: server.openSocket,
+    fetch: rest.fetch,
+    locks: null,
+    quoteTable: db.quotes,
+    log: createTestLog(),
+    positionsSocketUrl: 'ws://test/ws/positions',
+    positionsBase: '/api',
+    WebSocket: positionsSockets.WebSocket,
+    db,
+    eventLog,
+    ...extra,
+  });
+  return { api, server, db, rest, positionsSockets, eventLog };
+}
+
 describe('data worker API over Comlink', () => {
   const channels: MessageChannel[] = [];
   afterEach(() => {
@@ -22,25 +51,7 @@ describe('data worker API over Comlink', () => {
   });
 
   function connect(routes: Record<string, FakeRoute> = {}) {
-    const server = createFakeServer();
-    const db = new VisoresDb(`datalayer-${crypto.randomUUID()}`);
-    const rest = fakeFetch('/api', routes);
-    const positionsSockets = fakeSocketFactory();
-    const api = createDataWorkerApi({
-      socketUrl: 'ws://test/ws/market',
-      apiBase: '/api',
-      openSocket: server.openSocket,
-      // One fake answers the API client's calls and the positions host's.
-      fetch: rest.fetch,
-      locks: null,
-      quoteTable: db.quotes,
-      log: createTestLog(),
-      positionsSocketUrl: 'ws://test/ws/positions',
-      positionsBase: '/api',
-      WebSocket: positionsSockets.WebSocket,
-      db,
-      eventLog: recordingLog(),
-    });
+    const { api, server, db, rest, positionsSockets } = workerOverFakes(routes);
     const channel = new MessageChannel();
     channels.push(channel);
     Comlink.expose(api, channel.port1 as unknown as Comlink.Endpoint);
@@ -205,33 +216,10 @@ describe('the worker’s requests and the outbox’s replay (issue 21)', () => {
     vi.useRealTimers();
   });
 
-  /** The worker over fakes, called directly; `routes` answer the API (anything else: 404 at once). */
-  function worker(routes: Record<string, FakeRoute>, extra: Partial<DataLayerEnv> = {}) {
-    const db = new VisoresDb(`datalayer-${crypto.randomUUID()}`);
-    const rest = fakeFetch('/api', routes);
-    const eventLog = recordingLog();
-    const api = createDataWorkerApi({
-      socketUrl: 'ws://test/ws/market',
-      apiBase: '/api',
-      openSocket: createFakeServer().openSocket,
-      fetch: rest.fetch,
-      locks: null,
-      quoteTable: db.quotes,
-      log: createTestLog(),
-      positionsSocketUrl: 'ws://test/ws/positions',
-      positionsBase: '/api',
-      WebSocket: fakeSocketFactory().WebSocket,
-      db,
-      eventLog,
-      ...extra,
-    });
-    return { api, db, rest, eventLog };
-  }
-
   it('tells the tabs, once, that the server fails the replay, and that it is over at logout', async () => {
     const failing = (): FakeAnswer => ({ status: 500, body: { status: 'error', message: 'Falla la base de datos' } });
     const online = createOnlineTracker({ check: async () => false });
-    const { api, db, eventLog } = worker({ 'GET /visores/u1/v1/fav': failing, 'PUT /visores/u1/v1/fav': failing }, { online });
+    const { api, db, eventLog } = workerOverFakes({ 'GET /visores/u1/v1/fav': failing, 'PUT /visores/u1/v1/fav': failing }, { online });
     const tabChannel = new MessageChannel();
     const received: TabMessage[] = [];
     tabChannel.port1.on('message', (message: TabMessage) => received.push(message));
@@ -256,7 +244,7 @@ describe('the worker’s requests and the outbox’s replay (issue 21)', () => {
     // The favourite's request never gets an answer (a hung proxy); anything else answers 404 at once.
     let sent!: () => void;
     const called = new Promise<void>((resolve) => (sent = resolve));
-    const { api, db, eventLog } = worker({
+    const { api, db, eventLog } = workerOverFakes({
       'PUT /visores/u1/v1/fav': () => {
         sent();
         return new Promise<never>(() => undefined);
