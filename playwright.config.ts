@@ -13,7 +13,10 @@ export default defineConfig({
   workers: 2,
   retries: 0,
   forbidOnly: true,
-  timeout: 30_000,
+  // The CI machine's 2 cores run two browsers, the server and the tests, and some days at half
+  // the speed of others (the same suite: 8.7 min one day, 21.8 the next): a test gets 60 s, so
+  // a slow day is not a red one. A hang still fails, a minute later.
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: 'list',
   use: {
