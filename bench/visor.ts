@@ -9,7 +9,9 @@
 // the real server, so the app signs in, reads its workspace and opens the visor for real; only
 // the market socket is the bench's (the real server merges each symbol every 25 ms: that is
 // its ceiling, and `--rate 8000` for 200 symbols is every symbol every 25 ms).
-// Runs: 1 tab and 3 tabs at --rate, then 3 tabs of the visor and of the naive page
+// Runs: 1 tab at --rate, then the same without the probe (instrument.ts: its frame callback
+// and observers cost the tab 1.5–2.5 points of a core; this run's main thread is the app's
+// alone, the figure for the target), 3 tabs at --rate, then 3 tabs of the visor and of the naive page
 // (bench/ticks/naivePage.ts: a socket per tab, a React state update per message) at
 // --ratio-rate for the main-thread ratio. Per tab: tick-to-paint p50/p95 of the rows in view,
 // frame p95, main-thread busy (CDP TaskDuration) in seconds and in % of one core, long tasks,
@@ -344,10 +346,18 @@ interface RunResult {
   boardRows: number;
 }
 
-async function runDesign(browser: Browser, feed: FeedServer, server: RealServer, design: Design, tabCount: number, rate: number): Promise<RunResult> {
+async function runDesign(
+  browser: Browser,
+  feed: FeedServer,
+  server: RealServer,
+  design: Design,
+  tabCount: number,
+  rate: number,
+  probe = true,
+): Promise<RunResult> {
   const symbols = server.symbols;
   feed.reset(symbols, server.prices);
-  const context = await benchContext(browser, server.token, server.user);
+  const context = await benchContext(browser, server.token, server.user, probe);
   const list = encodeURIComponent(symbols.join(','));
   const address =
     design === 'visor' || design === 'charts'
@@ -495,6 +505,19 @@ function report(feed: FeedServer, result: RunResult): number {
   return busy;
 }
 
+/** A run without the probe (instrument.ts): its main thread is the app's alone. */
+function reportMainThread(result: RunResult): void {
+  console.log(`\n${result.label}, the same run without the bench's probe (no frame callback, no observers): the app's main thread alone`);
+  result.tabs.forEach((tab, index) =>
+    console.log(
+      `  tab ${index + 1}: main thread busy ${fmt((100 * tab.taskSeconds) / result.wallSeconds, 1)} % of a core: ${fmt(tab.taskSeconds, 2)} s of ${fmt(result.wallSeconds, 1)} s` +
+        ` (script ${fmt(tab.scriptSeconds, 2)}, style ${fmt(tab.styleSeconds, 2)}, layout ${fmt(tab.layoutSeconds, 2)})` +
+        ` · showed the last update ${Number.isFinite(tab.caughtUpSeconds) ? `${fmt(tab.caughtUpSeconds, 2)} s after the load` : 'NEVER'}` +
+        ` · final state of all ${result.boardRows} ${tab.finalWrong.length === 0 ? 'right' : `WRONG for ${tab.finalWrong.length}`}`,
+    ),
+  );
+}
+
 async function main() {
   if (!values['skip-build'])
     execFileSync('npx', ['vite', 'build', '--outDir', path.resolve(root, values.dist), '--emptyOutDir'], { cwd: root, stdio: 'ignore' });
@@ -528,6 +551,7 @@ async function main() {
     );
     const design: Design = PAGE;
     report(feed, await runDesign(browser, feed, server, design, 1, RATE));
+    reportMainThread(await runDesign(browser, feed, server, design, 1, RATE, false));
     if (design === 'charts' && server.cacheVisorId) {
       const { drawMs, firstBars } = await cachedDrawTimes(
         browser,

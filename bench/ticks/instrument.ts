@@ -14,6 +14,10 @@
 // the change in which its chart drew.
 // The same code measures the app and the naive page. It must be self-contained: Playwright
 // sends its source text to the page.
+// With `probe` false nothing of the above is installed (no frame loop, no observers, no canvas
+// hooks): a run for the main thread's figure alone. The probe's own cost is not the app's — a
+// callback every frame keeps the main thread making 60 frames a second, and its observers run
+// on every changed cell (bench:visor, one tab: 1.5–2.5 points of a core).
 export interface PageSamples {
   frameIntervals: number[];
   longTasks: number;
@@ -35,8 +39,22 @@ export interface PageSamples {
   frameEnds: number[];
 }
 
-export function instrumentPage(): void {
+export function instrumentPage(probe = true): void {
   const w = window as unknown as { __bench: { start(): void; stop(): PageSamples } };
+  if (!probe) {
+    let began = 0;
+    w.__bench = {
+      start() {
+        began = performance.now();
+      },
+      stop() {
+        const seconds = (performance.now() - began) / 1000;
+        const none = { frameIntervals: [], longTasks: 0, longTaskMs: 0, applied: 0, symbols: [], sequences: [], paintedAt: [], inView: [] };
+        return { ...none, seconds, chartChanges: [], chartDraws: {}, frameEnds: [] };
+      },
+    };
+    return;
+  }
   // Date.now(), not timeOrigin + now(): the send times are the feed server's wall clock, and
   // timeOrigin + now() drifts from it by seconds in a long-lived browser.
   const epoch = () => Date.now();

@@ -44,15 +44,15 @@ export async function metrics(cdp: CDPSession): Promise<Record<string, number>> 
   return Object.fromEntries(list.map((metric) => [metric.name, metric.value]));
 }
 
-/** A context whose pages are instrumented (instrument.ts) and signed in with `token` and `user`. */
-export async function benchContext(browser: Browser, token: string, user: object): Promise<BrowserContext> {
+/** A context whose pages are instrumented (instrument.ts; `probe` false: only timed) and signed in with `token` and `user`. */
+export async function benchContext(browser: Browser, token: string, user: object, probe = true): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 900 },
     reducedMotion: process.env.BENCH_REDUCED_MOTION ? 'reduce' : 'no-preference',
   });
   // tsx (esbuild, keepNames) wraps named functions in __name(); the page needs that helper.
   await context.addInitScript('globalThis.__name = (fn) => fn;');
-  await context.addInitScript(instrumentPage);
+  await context.addInitScript(instrumentPage, probe);
   await context.addInitScript(
     ([value, who]) => {
       localStorage.setItem('visores.token', value);
