@@ -31,12 +31,13 @@ export interface PaintPacerOptions {
 }
 
 /**
- * The tab applies ticks at most 15 times a second (every 66.7 ms, every fourth frame at 60 Hz): a
+ * The tab applies ticks at most 12 times a second (every 83.3 ms, every fifth frame at 60 Hz): a
  * number changing faster cannot be read, and each frame of changed numbers costs style, layout
- * and paint (bench:visor: 20 a second cost one tab 5–8 points of a core more, for a tick-to-paint
- * no better once 'painted' leaves ahead of the due frame).
+ * and paint. bench:visor, one tab, builds alternated: 20 a second cost 5–8 points of a core more
+ * than 15; 15 a second 14.7–16.0 % against 13.6–14.1 % at 12, tick-to-paint p95 57–61 against
+ * 54–57 ms ('painted' leaves ahead of the due frame, so what is painted is as fresh either way).
  */
-export const TICK_PAINT_INTERVAL_MS = 1000 / 15;
+export const TICK_PAINT_INTERVAL_MS = 1000 / 12;
 /**
  * The tab asks for its next batch this long before the next due frame: a frame and a bit,
  * time for the request to reach the worker and the batch to come back.
