@@ -18,7 +18,7 @@ export const ERROR_CODES = [
   'not_found',
   'invalid',
   'conflict',
-  /** It was deleted for good (410): a create of a visor another device deleted. */
+  /** It was deleted for good (410): a create, change or delete of a visor another device deleted. */
   'gone',
   'precondition_required',
   'rate_limited',
