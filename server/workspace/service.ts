@@ -39,6 +39,7 @@ export const WORKSPACE_MESSAGES = {
   notYourVisor: (id: string) => `El visor ${id} no existe o no es suyo`,
   visorIdTaken: 'Ese identificador de visor ya está en uso',
   visorDeleted: 'El visor se borró y no se vuelve a crear con el mismo identificador',
+  visorGone: 'El visor ya se borró',
   staleTree: 'El árbol de carpetas cambió en otra pestaña o dispositivo. Recárguelo y vuelva a intentar.',
   deleteNeedsVersion: 'Para borrar visores, guarde el árbol con If-Match: la versión que leyó',
 } as const;
@@ -104,10 +105,23 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
     return row;
   }
 
-  /** A visor the caller may change: 404 when it cannot see it, 403 when it is someone else's public one. */
+  /**
+   * Why the caller cannot find `visorId`: 410 when it was the caller's own and was deleted (a
+   * change made on another device, or offline, after the delete: asking again will not help),
+   * else 404, as for an id never seen or another user's (whose existence is not revealed).
+   */
+  async function missing(trx: Kysely<Database>, caller: UserRow, visorId: string): Promise<DomainError> {
+    const buried = await trx.selectFrom('visor_tombstones').select('id').where('id', '=', visorId).where('owner', '=', caller.id).executeTakeFirst();
+    return buried ? new GoneError(WORKSPACE_MESSAGES.visorGone) : new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
+  }
+
+  /**
+   * A visor the caller may change: 410 when it deleted it, 404 when it cannot see it, 403 when
+   * it is someone else's public one.
+   */
   async function owned(trx: Kysely<Database>, caller: UserRow, visorId: string, lock = false): Promise<VisorRow> {
     const row = await readable(trx, caller, visorId, lock);
-    if (!row) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
+    if (!row) throw await missing(trx, caller, visorId);
     if (row.owner !== caller.id) throw new ForbiddenError(WORKSPACE_MESSAGES.notOwner);
     return row;
   }
@@ -152,7 +166,8 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
 
   /**
    * Remembers deleted visores of `owner` (issue 21), in the transaction that deletes them: a
-   * create naming one of these ids is refused from then on (410), never made again.
+   * create naming one of these ids is refused from then on (410), never made again, and so is
+   * a change or delete of it by its owner (missing()).
    */
   async function bury(trx: Kysely<Database>, owner: string, visorIds: readonly string[]): Promise<void> {
     if (visorIds.length === 0) return;
@@ -383,9 +398,10 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       });
     },
 
+    /** The caller's favourite flag of a visor: 410 for one it deleted (the outbox reads it before setting it). */
     async getFav(caller: UserRow, visorId: string): Promise<boolean> {
       const row = await readable(db, caller, visorId);
-      if (!row) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
+      if (!row) throw await missing(db, caller, visorId);
       return row.owner === caller.id && row.fav === 1;
     },
 

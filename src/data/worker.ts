@@ -16,7 +16,7 @@ import { getSessionIdentity, onTokenChange } from './session';
 import { applyCachedQuotes, applyTabMessage, applyTicks, markNotLive } from './store';
 import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
 import { checkWorker } from './workerGate';
-import { openWorkerPort } from './workerPort';
+import { openWorkerPort, reopenWorkerPort } from './workerPort';
 
 export type DataWorker = Comlink.Remote<DataWorkerApi>;
 
@@ -145,11 +145,13 @@ export function reRegister(): Promise<void> {
 export function startDataWorker(): Connection {
   if (connection) return connection;
   // A worker of another contract version is never used: every call waits for the check and
-  // rejects with 'worker_version' when it fails (logged once).
+  // rejects with 'worker_version' when it fails (logged once). A worker that does not answer the
+  // check is reached through a new port, a few times, before the tab gives up the same way.
   const { api, checked } = checkWorker(
     Comlink.wrap<DataWorkerApi>(openWorkerPort()),
     { protocol: DATA_WORKER_PROTOCOL, buildId: settings.buildId },
     (message) => console.error(message),
+    { reopen: () => Comlink.wrap<DataWorkerApi>(reopenWorkerPort()), warn: (message) => console.warn(message) },
   );
   const tabId = crypto.randomUUID();
   const wantedLock = `visores-tab-${tabId}`;

@@ -132,8 +132,14 @@ export interface OutboxOpData {
 export interface CatalogueRecord {
   id: string;
   instruments: PrimaryInstrument[];
-  /** Epoch ms of the server's answer. */
+  /**
+   * Epoch ms of the server's answer written. An answer equal to the kept one is not written
+   * again until this is a day old (workers/catalogue.ts), so it is at most a day before the
+   * server's last answer of these instruments.
+   */
   fetchedAt: number;
+  /** The instruments' fingerprint (workers/catalogue.ts catalogueHash); absent in records of before it (written again at the next answer). */
+  hash?: string;
 }
 
 export const CATALOGUE_ID = 'instruments';

@@ -18,7 +18,7 @@ export const ERROR_CODES = [
   'not_found',
   'invalid',
   'conflict',
-  /** It was deleted for good (410): a create of a visor another device deleted. */
+  /** It was deleted for good (410): a create, change or delete of a visor another device deleted. */
   'gone',
   'precondition_required',
   'rate_limited',
@@ -27,7 +27,7 @@ export const ERROR_CODES = [
   /** The data worker's own: a wait that ran out, a tab it does not know, anything else. */
   'timeout',
   'unknown_tab',
-  /** The data worker speaks another protocol version than the tab (workerProtocol.ts): not used. */
+  /** The data worker speaks another protocol version than the tab, or never answered its check (workerProtocol.ts): not used. */
   'worker_version',
   'internal',
 ] as const;

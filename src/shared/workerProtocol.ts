@@ -33,3 +33,17 @@ export function workerMismatch(tab: WorkerHello, answer: unknown): PlainError | 
     status: 0,
   };
 }
+
+/**
+ * The refusal of a worker that never answered the tab's check (`checks` of them, the port opened
+ * again between them, `waitedMs` in all): the same code as a mismatch, so the tab treats it the
+ * same way (logged once, every call rejects with it, nothing of the tab reaches that worker).
+ */
+export function workerSilent(tab: WorkerHello, checks: number, waitedMs: number): PlainError {
+  const tries = `en ${waitedMs / 1000} s${checks === 1 ? '' : ` y ${checks} intentos`}`;
+  return {
+    code: 'worker_version',
+    message: `El worker de datos no respondió a la verificación del protocolo ${tab.protocol} (build ${tab.buildId}) ${tries}: no se usa. Recargue la página.`,
+    status: 0,
+  };
+}

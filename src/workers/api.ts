@@ -117,7 +117,8 @@ export interface DataWorkerApi {
   /**
    * The contract's version (shared/workerProtocol.ts DATA_WORKER_PROTOCOL) and the worker's
    * build. A tab asks it before anything else; another protocol and the tab does not use the
-   * worker (every call rejects with 'worker_version').
+   * worker (every call rejects with 'worker_version'); no answer, and the tab opens its port
+   * again a few times before it gives up the same way (data/workerGate.ts).
    */
   hello(): Promise<WorkerHello>;
 

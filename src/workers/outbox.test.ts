@@ -56,12 +56,14 @@ function fakeServer() {
       version: state.tree.version + 1,
     };
   };
+  /** `visorId`: the visor the route changes; once deleted here, a change of it is answered 410 (its tombstone). */
   const route =
-    (name: string, handle: (call: FetchCall) => FakeAnswer) =>
+    (name: string, handle: (call: FetchCall) => FakeAnswer, visorId?: string) =>
     (call: FetchCall): FakeAnswer => {
       if (!state.up) throw new TypeError('Failed to fetch');
       const refused = state.refuse.get(name);
       if (refused) return { status: refused, body: { status: 'error', message: `Rechazado (${refused})` } };
+      if (visorId != null && state.deleted.has(visorId)) return { status: 410, body: { status: 'error', message: 'El visor ya se borró' } };
       const answer = handle(call);
       if (state.loseAnswer.delete(name)) throw new TypeError('Failed to fetch');
       return answer;
@@ -76,26 +78,56 @@ function fakeServer() {
     }),
     [`GET /visores/${USER}`]: route('list', () => ok({ data: [...state.visores.values()] })),
     [`GET /visores/${USER}/getFavs`]: route('favs', () => ok({ data: favourites() })),
-    [`GET /visores/${USER}/v1/fav`]: route('getFav', () => ok({ data: { fav: state.visores.get('v1')!.fav } })),
-    [`PUT /visores/${USER}/v1/fav`]: route('fav', () => {
-      const item = state.visores.get('v1')!;
-      item.fav = !item.fav;
-      syncLeaf(item);
-      return ok({ data: { fav: item.fav }, workspace: workspace() });
-    }),
-    'PUT /visores/v1': route('update', (call) => {
-      const item = { ...state.visores.get('v1')!, ...(call.body as { title: string }) };
-      state.visores.set('v1', item);
-      syncLeaf(item);
-      return ok({ data: item, workspace: workspace() });
-    }),
-    'GET /visores/v1/get': route('get', () => ok({ data: state.visores.get('v1') })),
-    'PUT /visores/v1/update_secciones': route('secciones', (call) => {
-      const item = state.visores.get('v1')!;
-      if (ifMatch(call) !== item.version) return { status: 412, body: { status: 'error', message: 'stale' } };
-      state.visores.set('v1', { ...item, secciones: (call.body as { secciones: Section[] }).secciones, version: item.version + 1 });
-      return ok({ data: state.visores.get('v1') });
-    }),
+    [`GET /visores/${USER}/v1/fav`]: route('getFav', () => ok({ data: { fav: state.visores.get('v1')!.fav } }), 'v1'),
+    [`PUT /visores/${USER}/v1/fav`]: route(
+      'fav',
+      () => {
+        const item = state.visores.get('v1')!;
+        item.fav = !item.fav;
+        syncLeaf(item);
+        return ok({ data: { fav: item.fav }, workspace: workspace() });
+      },
+      'v1',
+    ),
+    'PUT /visores/v1': route(
+      'update',
+      (call) => {
+        const item = { ...state.visores.get('v1')!, ...(call.body as { title: string }) };
+        state.visores.set('v1', item);
+        syncLeaf(item);
+        return ok({ data: item, workspace: workspace() });
+      },
+      'v1',
+    ),
+    'DELETE /visores/v1': route(
+      'delete',
+      () => {
+        deleteVisor('v1');
+        return { status: 200, body: { status: 'ok', workspace: workspace() } };
+      },
+      'v1',
+    ),
+    'GET /visores/v1/get': route('get', () =>
+      state.visores.has('v1') ? ok({ data: state.visores.get('v1') }) : { status: 404, body: { status: 'error', message: 'El visor no existe' } },
+    ),
+    'PUT /visores/v1/check_option': route(
+      'public',
+      (call) => {
+        state.visores.set('v1', { ...state.visores.get('v1')!, public: (call.body as { value: boolean }).value });
+        return ok({ data: state.visores.get('v1') });
+      },
+      'v1',
+    ),
+    'PUT /visores/v1/update_secciones': route(
+      'secciones',
+      (call) => {
+        const item = state.visores.get('v1')!;
+        if (ifMatch(call) !== item.version) return { status: 412, body: { status: 'error', message: 'stale' } };
+        state.visores.set('v1', { ...item, secciones: (call.body as { secciones: Section[] }).secciones, version: item.version + 1 });
+        return ok({ data: state.visores.get('v1') });
+      },
+      'v1',
+    ),
     [`POST /visores/${USER}/new`]: route('create', (call) => {
       const body = call.body as { title: string; visor_id: string; folder_id?: string | null };
       if (state.deleted.has(body.visor_id)) return { status: 410, body: { status: 'error', message: 'El visor se borró' } };
@@ -108,12 +140,12 @@ function fakeServer() {
       return ok({ data: { id_visor: item.visor_id, visor: item }, workspace: workspace() });
     }),
   };
-  /** Another device deletes a visor. */
-  const deleteVisor = (visorId: string) => {
+  /** Another device deletes a visor (or this one, through DELETE). */
+  function deleteVisor(visorId: string): void {
     state.visores.delete(visorId);
     state.deleted.add(visorId);
     state.tree = { nodes: mapVisorLeaves(state.tree.nodes, (leaf) => (leaf.visor_id === visorId ? null : leaf)), version: state.tree.version + 1 };
-  };
+  }
   return { state, routes, deleteVisor };
 }
 
@@ -298,6 +330,89 @@ describe('the outbox', () => {
     expect(notices).toEqual([]);
     expect(writes()).toEqual([`POST /visores/${USER}/new`, `POST /visores/${USER}/new`]);
     expect(await sync.pending(USER)).toBe(0);
+  });
+
+  it('drops the changes of a visor deleted on another device (410), every one waiting for it, and tells the user once', async () => {
+    const { sync, database, server, http, notices, log, goOffline, goOnline, writes } = setup();
+    await sync.refresh();
+    goOffline();
+    // Every kind of change of v1, and one of the tree that does not name it.
+    await sync.toggleVisorFavourite('v1');
+    await sync.saveSecciones('v1', { base: visor('v1', 'Uno').secciones, sections: [section('b', 'B')], version: 1 });
+    await sync.setVisorPublic('v1', true);
+    await sync.changeTree({ kind: 'editFolder', folderId: 'F1', name: 'Pesos', emoji: '' });
+    await sync.updateVisor('v1', { title: 'Uno bis' });
+    expect(await sync.pending(USER)).toBe(5);
+    // Meanwhile another device deletes v1.
+    server.deleteVisor('v1');
+
+    await goOnline();
+    // The favourite's read met the tombstone: nothing of v1 was sent; the tree change was.
+    expect(http.calls.filter((call) => call.method === 'GET' && call.path.endsWith('/v1/fav'))).toHaveLength(1);
+    expect(writes()).toEqual([`PUT /visores/${USER}/folders`]);
+    expect(notices).toEqual([OUTBOX_MESSAGES.editsOfDeletedVisor('Uno bis')]);
+    expect(log.texts().filter((text) => text.includes('se borró en otro dispositivo'))).toHaveLength(1);
+    expect(server.state.tree.nodes[0]).toMatchObject({ folder_id: 'F1', name: 'Pesos' });
+    expect(await sync.pending(USER)).toBe(0);
+    // This device shows it deleted too, and nothing is tried again.
+    expect(await database.visores.get([USER, 'v1'])).toBeUndefined();
+    expect(JSON.stringify((await database.folderTrees.get(USER))?.nodes)).not.toContain('"v1"');
+    await sync.flush();
+    expect(writes()).toEqual([`PUT /visores/${USER}/folders`]);
+    expect(notices).toHaveLength(1);
+  });
+
+  it('drops the waiting changes of a visor whose first change is refused with 410 (a rename, then sections)', async () => {
+    const { sync, server, notices, goOffline, goOnline, writes } = setup();
+    await sync.refresh();
+    goOffline();
+    await sync.updateVisor('v1', { title: 'Uno bis' });
+    await sync.saveSecciones('v1', { base: visor('v1', 'Uno').secciones, sections: [section('b', 'B')], version: 1 });
+    await sync.toggleVisorFavourite('v1');
+    server.deleteVisor('v1');
+    await goOnline();
+    expect(writes()).toEqual(['PUT /visores/v1']);
+    expect(notices).toEqual([OUTBOX_MESSAGES.editsOfDeletedVisor('Uno bis')]);
+    expect(await sync.pending(USER)).toBe(0);
+  });
+
+  it('takes a move of a visor gone from the server’s tree as its deletion when the server says so (410), with one notice for it and its edits', async () => {
+    const { sync, server, notices, goOffline, goOnline, writes } = setup();
+    await sync.refresh();
+    goOffline();
+    await sync.changeTree({ kind: 'move', node: { kind: 'visor', id: 'v1' }, parentId: 'F1', index: 0 });
+    await sync.updateVisor('v1', { title: 'Uno bis' });
+    server.deleteVisor('v1');
+    await goOnline();
+    expect(writes()).toEqual([]);
+    expect(notices).toEqual([OUTBOX_MESSAGES.editsOfDeletedVisor('Uno bis')]);
+    expect(await sync.pending(USER)).toBe(0);
+  });
+
+  it('says nothing of a change refused with 410 when this device deleted that visor too', async () => {
+    const { sync, server, notices, goOffline, goOnline, writes } = setup();
+    await sync.refresh();
+    goOffline();
+    await sync.updateVisor('v1', { title: 'Uno bis' });
+    await sync.deleteVisor('v1');
+    server.deleteVisor('v1');
+    await goOnline();
+    expect(writes()).toEqual(['PUT /visores/v1']);
+    expect(notices).toEqual([]);
+    expect(await sync.pending(USER)).toBe(0);
+  });
+
+  it('takes a delete answered 410 (another device deleted the visor first) as done, without a notice', async () => {
+    const { sync, database, server, notices, goOffline, goOnline, writes } = setup();
+    await sync.refresh();
+    goOffline();
+    await sync.deleteVisor('v1');
+    server.deleteVisor('v1');
+    await goOnline();
+    expect(writes()).toEqual(['DELETE /visores/v1']);
+    expect(notices).toEqual([]);
+    expect(await sync.pending(USER)).toBe(0);
+    expect(await database.visores.get([USER, 'v1'])).toBeUndefined();
   });
 
   it('drops a write the server refuses (4xx) with a notice, and replays the ones after it', async () => {

@@ -182,8 +182,9 @@ export function createOutbox({ db, now, newKey = () => crypto.randomUUID() }: { 
     },
 
     /**
-     * Leaves out the user's waiting ops that name the visor `visorId` (its create was refused:
-     * another device deleted it), which would only be refused one by one. Answers them.
+     * Leaves out the user's waiting ops that name the visor `visorId` (its create or a change
+     * was refused with 410: another device deleted it), which would only be refused one by one.
+     * Answers them.
      */
     async dropNaming(userId: string, visorId: string): Promise<OutboxOp[]> {
       return db.transaction('rw', table, async () => {

@@ -5,7 +5,9 @@
 // save whose sections the server already has is done. A 412 is rebased when the changes do
 // not overlap; otherwise the server's state stays and the answer says what was kept. A create
 // the server answers 410 (another device deleted that visor after the first send landed) is
-// dropped with the edits of that visor, and the user told.
+// dropped with the edits of that visor, and the user told; so is a change (fields, sections,
+// Público, favourite, a move in the tree) of a visor another device deleted meanwhile (410 too:
+// the server's tombstone of its id). A delete answered 404 or 410 is done: it is gone either way.
 import { TREE_CHANGE_MESSAGES } from '../lib/treeChanges';
 import { mergeSections, sameJson } from '../lib/sectionMerge';
 import {
@@ -21,7 +23,7 @@ import {
 } from '../protocol/workspace';
 import { ApiError } from '../shared/errors';
 import type { HttpClient } from '../shared/http';
-import type { OutboxOp } from './outbox';
+import { visorOf, type OutboxOp } from './outbox';
 import { workspacePaths } from './syncRefresh';
 import type { SyncStore } from './syncStore';
 import { saveTreeChange } from './treeSave';
@@ -36,6 +38,9 @@ export const OUTBOX_MESSAGES = {
   treeGone: (message: string) => `Un cambio de carpetas hecho sin conexión no se aplicó: ${message}. Se conservó el árbol del servidor.`,
   visorDeleted: (title: string) =>
     `El visor «${title}» se borró en otro dispositivo: no se volvió a crear y se descartaron los cambios hechos en él sin conexión.`,
+  /** A change of a visor the server says was deleted (410); `null` when this device kept no title of it. */
+  editsOfDeletedVisor: (title: string | null) =>
+    `${title == null ? 'Un visor' : `El visor «${title}»`} se borró en otro dispositivo: se descartaron los cambios hechos en él sin conexión.`,
 } as const;
 
 /** What the op was, in words, for a toast. */
@@ -60,8 +65,8 @@ export function describeOp(op: OutboxOp): string {
 
 /**
  * Done as asked (or already done), or left out with what the user is told; `deletedVisor`: the
- * create was refused because another device deleted that visor (410), so the ops after it that
- * name the visor go too.
+ * create or change was refused because another device deleted that visor (410), so the ops
+ * after it that name the visor go too (unsent, with this one toast).
  */
 export type ReplayOutcome = { kind: 'done' } | { kind: 'dropped'; message: string; deletedVisor?: string };
 
@@ -79,6 +84,26 @@ export interface ReplayDeps {
  */
 export async function replayOp({ http, store }: ReplayDeps, userId: string, op: OutboxOp): Promise<ReplayOutcome> {
   const { base, visor: visorPath } = workspacePaths;
+  const favPathOf = (visorId: string) => `${base(userId)}/${encodeURIComponent(visorId)}/fav`;
+
+  /** The visor was deleted on the server (its tombstone): this device forgets it, and the op goes with the ones waiting for it. */
+  const forgotten = async (visorId: string): Promise<ReplayOutcome> => {
+    const title = (await store.forgetVisor(userId, visorId)) ?? (op.kind === 'updateVisor' ? op.fields.title : null);
+    return { kind: 'dropped', message: OUTBOX_MESSAGES.editsOfDeletedVisor(title), deletedVisor: visorId };
+  };
+
+  /** Whether the server says the user's visor was deleted (410 on its favourite); another refusal is no; no answer or a 5xx throws (tried again later). */
+  const deletedOnServer = async (visorId: string): Promise<boolean> => {
+    try {
+      await http.request('GET', favPathOf(visorId), { schema: FavResponse, cache: 'no-store' });
+      return false;
+    } catch (error) {
+      if (isStatus(error, 410)) return true;
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+      throw error;
+    }
+  };
+
   try {
     switch (op.kind) {
       case 'tree': {
@@ -91,6 +116,12 @@ export async function replayOp({ http, store }: ReplayDeps, userId: string, op: 
         });
         // The folder it adds is there: that save did land (its answer was lost).
         if (!outcome.ok && outcome.message === TREE_CHANGE_MESSAGES.duplicateFolder) return { kind: 'done' };
+        // A move of a visor no longer in the server's tree: deleted on another device (its
+        // fav answers 410), then this and its waiting edits go with one notice.
+        const moved = op.change.kind === 'move' && op.change.node.kind === 'visor' ? op.change.node.id : null;
+        if (!outcome.ok && moved != null && outcome.message === TREE_CHANGE_MESSAGES.nodeGone && (await deletedOnServer(moved))) {
+          return await forgotten(moved);
+        }
         if (!outcome.ok) return { kind: 'dropped', message: OUTBOX_MESSAGES.treeGone(outcome.message) };
         return { kind: 'done' };
       }
@@ -127,14 +158,16 @@ export async function replayOp({ http, store }: ReplayDeps, userId: string, op: 
           const { body } = await http.request('DELETE', visorPath(op.visorId), { schema: DeleteVisorResponse });
           await store.applyWorkspace(userId, body.workspace, { removed: [op.visorId] });
         } catch (error) {
-          // Already gone (this very delete landed before, or another device's).
-          if (!isStatus(error, 404)) throw error;
+          // Already gone (this very delete landed before, or another device's: 410 for a visor of
+          // this user the server deleted, 404 for one it never had).
+          if (!isStatus(error, 404) && !isStatus(error, 410)) throw error;
+          await store.forgetVisor(userId, op.visorId);
         }
         return { kind: 'done' };
       }
       case 'favourite': {
         // PUT fav toggles: read it first, so a toggle that landed is not undone.
-        const favPath = `${base(userId)}/${encodeURIComponent(op.visorId)}/fav`;
+        const favPath = favPathOf(op.visorId);
         const { body: now } = await http.request('GET', favPath, { schema: FavResponse, cache: 'no-store' });
         if (now.data.fav === op.fav) return { kind: 'done' };
         const { body } = await http.request('PUT', favPath, { schema: ToggleFavResponse });
@@ -178,6 +211,10 @@ export async function replayOp({ http, store }: ReplayDeps, userId: string, op: 
       }
     }
   } catch (error) {
+    // A change of a visor another device deleted meanwhile (its tombstone): it will never land,
+    // nor will the others waiting for that visor. This device forgets it too.
+    const visorId = visorOf(op);
+    if (visorId != null && isStatus(error, 410)) return forgotten(visorId);
     if (error instanceof ApiError && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 408 && error.status !== 429) {
       return { kind: 'dropped', message: OUTBOX_MESSAGES.refused(describeOp(op), error.message) };
     }

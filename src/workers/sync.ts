@@ -246,8 +246,8 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
             const outcome = await replayOp({ http, store }, userId, next.op);
             await outbox.remove(next.seq);
             if (outcome.kind === 'dropped') {
-              // Another device deleted the visor this create made: its later edits go too, unsent,
-              // and the user is told, unless one of them deleted it here as well.
+              // Another device deleted the visor this create made or this change was for: its later
+              // edits go too, unsent, and the user is told once, unless one of them deleted it here as well.
               const unsent = outcome.deletedVisor == null ? [] : await outbox.dropNaming(userId, outcome.deletedVisor);
               log.warn(outcome.message);
               if (!unsent.some((op) => op.kind === 'deleteVisor')) deps.notify?.(outcome.message);

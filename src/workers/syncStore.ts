@@ -61,11 +61,13 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
       });
     },
 
-    /** A visor the server no longer shows the user (deleted, or no longer public). */
-    async forgetVisor(userId: string, visorId: string): Promise<void> {
-      await db.transaction('rw', db.visores, async () => {
+    /** A visor the server no longer shows the user (deleted, or no longer public); answers the title it had here (null: none kept). */
+    async forgetVisor(userId: string, visorId: string): Promise<string | null> {
+      return db.transaction('rw', db.visores, async () => {
         stillSignedIn(userId);
+        const kept = await db.visores.get([userId, visorId]);
         await db.visores.delete([userId, visorId]);
+        return kept?.title ?? null;
       });
     },
 

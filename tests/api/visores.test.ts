@@ -32,6 +32,7 @@ import {
 const ONE_MB = 1024 * 1024;
 const NOT_FOUND = 'El visor no existe';
 const DELETED = 'El visor se borró y no se vuelve a crear con el mismo identificador';
+const GONE = 'El visor ya se borró';
 
 // One server per database: every test makes its own visores, so they do not interfere.
 describe.each(databaseTargets())('visores API on $name', (target) => {
@@ -295,7 +296,59 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       expect(after.version).toBe(before.version + 1);
       expect(after.nodes).toEqual([leafOfVisor(await readVisor(user, stays))]);
       expect(await visorRow(gone)).toBeUndefined();
-      expectErrorResponse(await user.api.del(`/api/visores/${gone}`), 404);
+      expect(expectErrorResponse(await user.api.del(`/api/visores/${gone}`), 410)).toBe(GONE);
+    });
+
+    it('answers 410 to a change or delete of a visor its owner deleted, 404 to anyone else and to ids never seen (issue 21)', async () => {
+      const user = await createUser(server, admin.token);
+      const stranger = await createUser(server, admin.token);
+      // One deleted by DELETE, one by a tree save that drops its leaf (each leaves a tombstone).
+      const deleted = await newVisor(user, { title: 'Borrado', folder_id: null });
+      const dropped = await newVisor(user, { title: 'Quitado del árbol', folder_id: null });
+      const stays = await newVisor(user, { title: 'Se queda', folder_id: null });
+      expectBody(await user.api.del(`/api/visores/${deleted}`), DeleteVisorResponse);
+      const tree = await readTree(user);
+      expectBody(
+        await saveTree(
+          user,
+          tree.nodes.filter((node) => !('visor_id' in node) || node.visor_id !== dropped),
+          tree.version,
+        ),
+        SaveTreeResponse,
+      );
+      // A live visor of the same user is changed as ever.
+      expectSuccess(await user.api.put(`/api/visores/${stays}`, { title: 'Se queda aún' }));
+      const before = { tree: await readTree(user), visores: await listVisores(user), favs: await getFavs(user) };
+      const strangerBefore = { tree: await readTree(stranger), visores: await listVisores(stranger) };
+
+      /** Every change of a visor (and the favourite read the outbox makes before setting one), as `who`. */
+      const changes = (who: Session, id: string) => ({
+        update: () => who.api.put(`/api/visores/${id}`, { title: 'Tarde' }),
+        secciones: () => who.api.put(`/api/visores/${id}/update_secciones`, { secciones: SECTIONS }),
+        seccionesIfMatch: () => who.api.put(`/api/visores/${id}/update_secciones`, { secciones: [] }, { headers: { 'if-match': '"0"' } }),
+        share: () => who.api.put(`/api/visores/${id}/check_option`, { option: 'public', value: true }),
+        toggleFav: () => who.api.put(`/api/visores/${who.user._id}/${id}/fav`),
+        readFav: () => who.api.get(`/api/visores/${who.user._id}/${id}/fav`),
+        del: () => who.api.del(`/api/visores/${id}`),
+      });
+      for (const id of [deleted, dropped]) {
+        for (const [name, attempt] of Object.entries(changes(user, id))) expect(expectErrorResponse(await attempt(), 410), `${name} ${id}`).toBe(GONE);
+        // Reading it stays a plain 404, as the visor screen expects of a visor that is not there.
+        expect(expectErrorResponse(await user.api.get(`/api/visores/${id}/get`), 404)).toBe(NOT_FOUND);
+        // Another user (the admin too) learns nothing: 404, as for an id never seen.
+        for (const intruder of [stranger, admin]) {
+          for (const [name, attempt] of Object.entries(changes(intruder, id))) {
+            expect(expectErrorResponse(await attempt(), 404), `${intruder.user.username} ${name}`).toBe(NOT_FOUND);
+          }
+        }
+      }
+      // An id never seen: 404 for its would-be owner too.
+      for (const [name, attempt] of Object.entries(changes(user, '9f'.repeat(16)))) expect(expectErrorResponse(await attempt(), 404), name).toBe(NOT_FOUND);
+      // Nothing changed anywhere.
+      expect({ tree: await readTree(user), visores: await listVisores(user), favs: await getFavs(user) }).toEqual(before);
+      expect({ tree: await readTree(stranger), visores: await listVisores(stranger) }).toEqual(strangerBefore);
+      expect(await visorRow(deleted)).toBeUndefined();
+      expect(await visorRow(dropped)).toBeUndefined();
     });
   });
 

@@ -282,7 +282,7 @@ test('with the server unreachable and a token stored, the app starts with the la
   await context.close();
 });
 
-test('the outbox outlives every tab: a new tab’s worker replays it; a change the server refuses is dropped with a toast saying why, the rest applied', async ({
+test('the outbox outlives every tab: a new tab’s worker replays it; a change of a visor deleted elsewhere (410) is dropped with a toast saying so, the rest applied', async ({
   browser,
 }) => {
   test.setTimeout(120_000);
@@ -319,9 +319,11 @@ test('the outbox outlives every tab: a new tab’s worker replays it; a change t
 
   await next.unroute('**/*');
   proxy.up();
-  await expect(next.getByText('No se guardó un cambio hecho sin conexión (cambiar el visor «Renombrado sin red»): El visor no existe')).toBeVisible({
-    timeout: 30_000,
-  });
+  await expect(next.getByText('El visor «Renombrado sin red» se borró en otro dispositivo: se descartaron los cambios hechos en él sin conexión.')).toBeVisible(
+    {
+      timeout: 30_000,
+    },
+  );
   await expect.poll(async () => (await readVisor(kept)).fav).toBe(true);
   await expect(next.getByRole('status').filter({ hasText: /^Sin conexión|^Enviando/ })).toHaveCount(0);
   await expect(row(workspaceTree(next), 'Se guarda')).toBeVisible();
