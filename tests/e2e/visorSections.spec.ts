@@ -199,6 +199,18 @@ test('a board of 200 rows renders only what is in view; rows scrolled to come in
   await expect(lastRow).toHaveAttribute('data-stale', 'true');
   await expect(lastRow.locator('.vs-row__note')).toHaveText(/^último \d\d:\d\d:\d\d$/);
   await expect(lastRow.locator('.vs-row__note')).toHaveAttribute('title', /^No está en vivo \(último \d\d:\d\d:\d\d\)$/);
+  // The note gives way to the name: the symbol is whole, or cut only where the name cell itself ends
+  // (the note had squeezed «DLR/NOV26» to «DLR…» in a cell with room for it).
+  await page.setViewportSize({ width: 900, height: 720 });
+  const label = lastRow.locator('.vs-row__label');
+  const nameWhole = () =>
+    label.evaluate((element) => {
+      const cell = element.parentElement!;
+      const style = getComputedStyle(cell);
+      const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return element.scrollWidth <= element.clientWidth || element.getBoundingClientRect().width >= room - 1;
+    });
+  await expect.poll(nameWhole).toBe(true);
   await server.restart();
   await expect(lastRow).toHaveAttribute('data-stale', 'false', { timeout: 30_000 });
   await expect(lastRow.locator('.vs-row__note')).toHaveText('');
