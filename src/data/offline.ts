@@ -1,28 +1,12 @@
 // Whether this tab can reach the server (issue 21): the data worker's view (every request it
 // makes, the market socket, its health probes) and the browser's (navigator.onLine: a network
 // that is gone for certain). Controls that need the server read it; edits that the worker's
-// outbox keeps offline do not.
-import { useSyncExternalStore } from 'react';
+// outbox keeps offline do not. The sign-in page, before any worker, asks by itself
+// (reachability.ts, which also follows navigator.onLine for both).
+import { NEEDS_SERVER_REASON, useBrowserOfflineSince } from './reachability';
 import { useOfflineStatus } from './store';
 
-/** The title of a control that needs the server, while it cannot be reached. */
-export const NEEDS_SERVER_REASON = 'Sin conexión: esta acción necesita el servidor';
-
-/** Since when the browser says it has no network (epoch ms), or null while it has one. */
-let browserOfflineSince: number | null = typeof navigator !== 'undefined' && !navigator.onLine ? Date.now() : null;
-
-function subscribe(onChange: () => void): () => void {
-  const changed = () => {
-    browserOfflineSince = navigator.onLine ? null : (browserOfflineSince ?? Date.now());
-    onChange();
-  };
-  window.addEventListener('online', changed);
-  window.addEventListener('offline', changed);
-  return () => {
-    window.removeEventListener('online', changed);
-    window.removeEventListener('offline', changed);
-  };
-}
+export { NEEDS_SERVER_REASON };
 
 export interface Connection {
   online: boolean;
@@ -36,11 +20,7 @@ export interface Connection {
 
 /** The tab's connection: offline when the worker cannot reach the server or the browser has no network. */
 export function useConnection(): Connection {
-  const browserSince = useSyncExternalStore(
-    subscribe,
-    () => browserOfflineSince,
-    () => null,
-  );
+  const browserSince = useBrowserOfflineSince();
   const worker = useOfflineStatus();
   // A worker of before replayError answers none: null.
   const replayError = worker.replayError ?? null;

@@ -264,4 +264,56 @@ describe('the worker’s requests and the outbox’s replay (issue 21)', () => {
     await api.setSession(null);
     await db.delete();
   });
+
+  it('a proxy’s 502 for a write, in front of a server whose health answers: never offline; the write kept, sent again, told once, and through when the proxy is', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    // The reverse proxy fails the favourite's PUT (502, no body) until `proxyFails` is false;
+    // the server behind it answers everything else.
+    let proxyFails = true;
+    let puts = 0;
+    const { api, db, eventLog } = workerOverFakes({
+      'HEAD /health': () => ({ status: 204 }),
+      'GET /visores/u1/v1/fav': () => ({ status: 200, body: { status: 'success', data: { fav: false } } }),
+      'PUT /visores/u1/v1/fav': () => {
+        puts += 1;
+        if (proxyFails) return { status: 502 };
+        return {
+          status: 200,
+          body: { status: 'success', data: { fav: true }, workspace: { tree: [], version: 2, favourites: { visores: [], folders: [] } } },
+        };
+      },
+    });
+    /** The clock moved on a tenth of a second at a time (the outbox's work in between) until `done`. */
+    const advanceUntil = async (done: () => boolean) => {
+      for (let step = 0; step < 600 && !done(); step++) await vi.advanceTimersByTimeAsync(100);
+      expect(done()).toBe(true);
+    };
+    const tabChannel = new MessageChannel();
+    const received: TabMessage[] = [];
+    tabChannel.port1.on('message', (message: TabMessage) => received.push(message));
+    await api.registerTab({ tabId: 't1', lockName: null, port: tabChannel.port2 as unknown as TabPort });
+    await api.setSession({ token: 'tok', userId: 'u1' });
+
+    // Kept in the outbox, as with no answer, and replayed at once: the proxy fails it again.
+    await expect(api.toggleVisorFavourite('v1')).resolves.toEqual({ fav: true });
+    await advanceUntil(() => puts === 2);
+    const failing = REPLAY_FAILING_NOTICE('Error 502 del servidor');
+    await vi.waitFor(() => expect(received).toContainEqual({ type: 'notice', text: failing }));
+    // Tried again 1 s, 2 s, 4 s later: failing each time, never taken for the network gone.
+    await advanceUntil(() => puts === 5);
+    await expect(api.getOfflineStatus()).resolves.toEqual({ online: true, since: null, pending: 1, replayError: 'Error 502 del servidor' });
+
+    proxyFails = false;
+    await advanceUntil(() => puts === 6);
+    await vi.waitFor(() => expect(api.getOfflineStatus()).resolves.toMatchObject({ online: true, pending: 0, replayError: null }));
+    // The tabs were never told the server could not be reached, and the user was told once.
+    const statuses = received.flatMap((message) => (message.type === 'offline-status' ? [message.status] : []));
+    expect(statuses.filter((status) => !status.online)).toEqual([]);
+    expect(received.filter((message) => message.type === 'notice')).toEqual([{ type: 'notice', text: failing }]);
+    expect(eventLog.texts()).not.toContain(OFFLINE_LOG.lost);
+    expect(eventLog.texts().filter((text) => text === SYNC_LOG.replayFailed('Error 502 del servidor'))).toHaveLength(1);
+    await api.setSession(null);
+    tabChannel.port1.close();
+    await db.delete();
+  });
 });

@@ -106,13 +106,17 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
 
   const getToken = () => session?.token ?? null;
   // Every request says whether the server answered (issue 21): an answer other than a
-  // proxy's 502/503/504 is the server reached; a fetch that throws is no answer.
+  // proxy's 502/503/504 is the server reached; a fetch that throws is no answer. A proxy's
+  // 502/503/504 says so only for the health check; for any other request the health check is
+  // asked (online.ts gatewayFailed): one failed request is not the network gone.
   let online: OnlineTracker | null = env.online ?? null;
+  const healthUrl = `${env.apiBase.replace(/\/+$/, '')}/health`;
   const fetch: typeof env.fetch = async (url, init) => {
     try {
       const response = await env.fetch(url, init);
-      if (isUnreachableStatus(response.status)) online?.unreachable();
-      else online?.reached();
+      if (!isUnreachableStatus(response.status)) online?.reached();
+      else if (url === healthUrl) online?.unreachable();
+      else online?.gatewayFailed();
       return response;
     } catch (error) {
       online?.unreachable();
@@ -149,6 +153,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     getSession: () => session,
     log: eventLog,
     isOnline: tracker.isOnline,
+    settled: tracker.settled,
     onOutbox: (count) => {
       if (count === pending) return;
       pending = count;

@@ -49,4 +49,30 @@ describe('online tracker', () => {
     tracker.reached();
     expect(changes.map((state) => state.online)).toEqual([false, true]);
   });
+
+  it('takes a proxy’s 502/503/504 for the network gone only when the health check does not answer either', async () => {
+    // The server's health answers: one failed request changes nothing, however often it fails.
+    const healthy = setup([true, true]);
+    healthy.tracker.gatewayFailed();
+    await expect(healthy.tracker.settled()).resolves.toBe(true);
+    healthy.tracker.gatewayFailed();
+    await expect(healthy.tracker.settled()).resolves.toBe(true);
+    expect(healthy.checks()).toBe(2);
+    expect(healthy.changes).toEqual([]);
+    expect(healthy.timers).toEqual([]);
+
+    // Down behind the proxy: online while in doubt, checked once, then unreachable once and
+    // probed as after any loss.
+    const down = setup([false]);
+    down.tracker.gatewayFailed();
+    down.tracker.gatewayFailed();
+    expect(down.tracker.isOnline()).toBe(true);
+    await expect(down.tracker.settled()).resolves.toBe(false);
+    expect(down.checks()).toBe(1);
+    expect(down.changes).toEqual([{ online: false, since: 1_000 }]);
+    expect(down.timers.map((timer) => timer.ms)).toEqual([PROBE_FIRST_MS]);
+    // Offline already: another 502 asks nothing more.
+    down.tracker.gatewayFailed();
+    expect(down.checks()).toBe(1);
+  });
 });

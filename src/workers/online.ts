@@ -1,9 +1,13 @@
 // Whether the worker can reach its server, and since when not (issue 21): the tabs' offline
 // banner, the outbox's choice between sending a write and keeping it, and the moment to replay
-// it. Every request the worker makes tells (an answer: reached; no answer, or a proxy's
-// 502/503/504: unreachable), and so does the market socket opening. While unreachable, the
-// server is asked again (HEAD /api/health) 1 s after, then doubling to 10 s apart, so the
-// outbox is replayed soon after the network returns even with no socket or tab asking.
+// it. Every request the worker makes tells (an answer: reached; no answer: unreachable), and so
+// does the market socket opening. A proxy's 502/503/504 for a request is not enough to say
+// either: the server may be down behind it, or the proxy failed that one request; the health
+// check decides, asked at once, and until it answers nothing changes (so a proxy failing one
+// request in front of a healthy server does not flip the tabs' banner to offline and back).
+// While unreachable, the server is asked again (HEAD /api/health) 1 s after, then doubling to
+// 10 s apart, so the outbox is replayed soon after the network returns even with no socket or
+// tab asking.
 
 export interface OnlineState {
   online: boolean;
@@ -31,6 +35,8 @@ export function createOnlineTracker(deps: OnlineDeps) {
   let timer: unknown = null;
   let delay = PROBE_FIRST_MS;
   let probing = false;
+  /** A proxy's 502/503/504 being checked against the server's health, until it is settled. */
+  let verifying: Promise<void> | null = null;
 
   const set = (next: OnlineState) => {
     state = next;
@@ -71,6 +77,26 @@ export function createOnlineTracker(deps: OnlineDeps) {
     unreachable(): void {
       if (state.online) set({ online: false, since: now() });
       schedule();
+    },
+    /**
+     * A proxy answered a request for the server with a 502/503/504: the health check decides,
+     * asked now (answered: reached; not: unreachable). Nothing changes meanwhile.
+     */
+    gatewayFailed(): void {
+      if (!state.online || verifying) return;
+      verifying = deps
+        .check()
+        .catch(() => false)
+        .then((reachable) => {
+          verifying = null;
+          if (reachable) tracker.reached();
+          else tracker.unreachable();
+        });
+    },
+    /** Whether the server is reached, once a 502/503/504 being checked (gatewayFailed) is settled. */
+    async settled(): Promise<boolean> {
+      await verifying;
+      return state.online;
     },
     onChange(listener: (state: OnlineState) => void): () => void {
       listeners.add(listener);

@@ -9,7 +9,7 @@ import { VisoresDb } from '../shared/db';
 import { createHttpClient } from '../shared/http';
 import { isOwnVisor, type Favourites, type Section, type TreeNode, type Visor } from '../protocol/workspace';
 import { leafOfVisor, mapVisorLeaves, favouriteFolders } from '../lib/folderTree';
-import { createWorkspaceSync, OUTBOX_BACKOFF_FIRST_MS, OUTBOX_BACKOFF_MAX_MS, REPLAY_FAILING_NOTICE, SYNC_LOG } from './sync';
+import { createWorkspaceSync, OUTBOX_BACKOFF_FIRST_MS, OUTBOX_BACKOFF_MAX_MS, REPLAY_FAILING_NOTICE, SYNC_LOG, type WorkspaceSyncDeps } from './sync';
 import { OUTBOX_MESSAGES } from './outboxReplay';
 import { fakeFetch, recordingLog, type FakeAnswer, type FetchCall } from '../../tests/fakes/worker/fakes';
 
@@ -155,7 +155,7 @@ afterEach(async () => {
   for (const database of databases.splice(0)) await database.delete();
 });
 
-function setup(database = new VisoresDb(`outbox-unit-${++count}`), server = fakeServer()) {
+function setup(database = new VisoresDb(`outbox-unit-${++count}`), server = fakeServer(), extra: Partial<WorkspaceSyncDeps> = {}) {
   databases.push(database);
   const http = fakeFetch('/api', server.routes);
   const notices: string[] = [];
@@ -172,6 +172,7 @@ function setup(database = new VisoresDb(`outbox-unit-${++count}`), server = fake
     notify: (text) => notices.push(text),
     onReplayFailing: (message) => failing.push(message),
     newVisorId: () => 'ab'.repeat(16),
+    ...extra,
   });
   const goOffline = () => {
     server.state.up = false;
@@ -552,6 +553,38 @@ describe('the replay when the server fails (5xx)', () => {
     expect(await sync.pending(USER)).toBe(0);
     expect(failing).toEqual(['Rechazado (500)', 'Rechazado (503)', null]);
     expect(server.state.visores.get('v1')?.fav).toBe(true);
+  });
+
+  it('sends a write a proxy failed (502) again at once when its server is reached, and only at the network’s return when it is not', async () => {
+    fakeTimers();
+    const favWrites = (calls: FetchCall[]) => calls.filter((call) => call.method === 'PUT' && call.path.endsWith('/v1/fav')).length;
+    // Reached (its health answered, online.ts): no return of the network would send it, so it is sent again now.
+    const reached = setup();
+    await reached.sync.refresh();
+    reached.server.state.refuse.set('fav', 502);
+    await reached.sync.toggleVisorFavourite('v1');
+    await vi.waitFor(() => expect(favWrites(reached.http.calls)).toBe(2));
+    await vi.waitFor(() => expect(reached.notices).toEqual([REPLAY_FAILING_NOTICE('Rechazado (502)')]));
+    reached.server.state.refuse.clear();
+    await vi.advanceTimersByTimeAsync(OUTBOX_BACKOFF_FIRST_MS);
+    await vi.waitFor(async () => expect(await reached.sync.pending(USER)).toBe(0));
+    expect(reached.server.state.visores.get('v1')?.fav).toBe(true);
+
+    // Not reached (down behind the proxy: its health failed too): kept, nothing sent nor told until it is back.
+    let reachable = true;
+    const down = setup(undefined, undefined, { isOnline: () => reachable, settled: async () => (reachable = false) });
+    await down.sync.refresh();
+    down.server.state.refuse.set('fav', 502);
+    await down.sync.toggleVisorFavourite('v1');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(favWrites(down.http.calls)).toBe(1);
+    expect(down.notices).toEqual([]);
+    expect(await down.sync.pending(USER)).toBe(1);
+    down.server.state.refuse.clear();
+    reachable = true;
+    await down.sync.flush();
+    expect(await down.sync.pending(USER)).toBe(0);
+    expect(down.server.state.visores.get('v1')?.fav).toBe(true);
   });
 
   it('stops waiting at logout', async () => {

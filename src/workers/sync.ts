@@ -82,6 +82,8 @@ export interface WorkspaceSyncDeps {
   newVisorId?: () => string;
   /** False while the server cannot be reached: writes go to the outbox (workers/online.ts). */
   isOnline?: () => boolean;
+  /** Whether the server is reached once a proxy's 502/503/504 being checked is settled (online.ts); isOnline() by default. */
+  settled?: () => Promise<boolean>;
   /** The user's outbox now holds this many writes (after every change of it). */
   onOutbox?: (pending: number) => void;
   /** A write of the outbox was refused or not applied: what the user is told (a toast in the tabs). */
@@ -125,6 +127,7 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
   const newFolderId = deps.newFolderId ?? randomFolderId;
   const newVisorId = deps.newVisorId ?? randomVisorId;
   const isOnline = deps.isOnline ?? (() => true);
+  const settled = deps.settled ?? (async () => isOnline());
   const notSignedIn = () => new ApiError({ code: 'not_signed_in', message: NOT_SIGNED_IN_MESSAGE, status: 0 });
   const { base, visor: visorPath } = workspacePaths;
 
@@ -166,17 +169,32 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
    * no answer; else sent. `optimistic` answers the tab from the cache once kept.
    */
   async function offlineFirst<T>(userId: string, op: OutboxOp, online: () => Promise<T>, optimistic: () => Promise<T>): Promise<T> {
+    let proxyFailed = false;
     if (isOnline() && (await outbox.count(userId)) === 0) {
       try {
         return await online();
       } catch (error) {
         // Sent and no answer: it may have landed; the replay is made to be harmless then.
         if (!unreachable(error)) throw error;
+        proxyFailed = error instanceof ApiError && error.answered > 0;
       }
     }
     await outbox.add(userId, op);
     await announce(userId);
+    if (proxyFailed) replayIfReached();
     return optimistic();
+  }
+
+  /**
+   * A write kept after a proxy's 502/503/504: its server's health decides (online.ts). Reached,
+   * no return of the network would send the write: it is replayed now, and while the server
+   * keeps failing, after the backoff of a failing server (told once). Not reached, the return
+   * replays it, as any write kept offline.
+   */
+  function replayIfReached(): void {
+    void settled().then((reached) => {
+      if (reached) void flush();
+    });
   }
 
   const cachedOwnVisor = async (userId: string, visorId: string): Promise<Visor & LocalRevision> => {
@@ -466,7 +484,9 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
             if (!unreachable(error)) throw error;
             const now = await db.folderTrees.get(userId);
             if (!now) throw error;
-            return keepTreeChange(userId, now, change, named);
+            const kept = await keepTreeChange(userId, now, change, named);
+            if (error instanceof ApiError && error.answered > 0) replayIfReached();
+            return kept;
           }
         }),
       );

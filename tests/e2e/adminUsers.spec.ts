@@ -259,6 +259,40 @@ test('offline, the Usuario modal’s Guardar and the log’s CSV export are off 
   await context.close();
 });
 
+test('offline, the delete confirmation’s Si, borrar and the feed stop’s Sí, detener are off saying why, also when the network goes with them open', async ({
+  browser,
+}) => {
+  const page = await adminPage(browser, '/users');
+  const context = page.context();
+  // Opened online; the network goes while it is open, and comes back.
+  await page.getByRole('button', { name: 'Eliminar demo' }).click();
+  const confirm = page.getByRole('alertdialog', { name: '¿Estas seguro?' });
+  const remove = confirm.getByRole('button', { name: 'Si, borrar' });
+  await expect(remove).toBeEnabled();
+  await context.setOffline(true);
+  await expectOffForServer(remove);
+  // Cancelling stays on: it asks nothing of the server.
+  await expect(confirm.getByRole('button', { name: 'No, cancelar' })).toBeEnabled();
+  await context.setOffline(false);
+  await expect(remove).toBeEnabled();
+  await expect(remove).not.toHaveAttribute('title');
+  await confirm.getByRole('button', { name: 'No, cancelar' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(userRow(page, 'demo')).toBeVisible();
+
+  await page.goto(url('/admin/datacenter/tv'));
+  await page.getByRole('button', { name: 'Detener feed' }).click();
+  const stop = confirm.getByRole('button', { name: 'Sí, detener' });
+  await expect(stop).toBeEnabled();
+  await context.setOffline(true);
+  await expectOffForServer(stop);
+  await context.setOffline(false);
+  await expect(stop).toBeEnabled();
+  await confirm.getByRole('button', { name: 'No, cancelar' }).click();
+  await expect(confirm).toBeHidden();
+  await context.close();
+});
+
 test('offline, Posiciones’ Vigilar and Conectar are off saying why', async ({ browser }) => {
   const page = await adminPage(browser, '/posiciones');
   const context = page.context();

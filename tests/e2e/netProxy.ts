@@ -12,12 +12,24 @@ export interface NetProxy {
   /** Every connection dropped; new ones refused (accepted and reset) until up(). */
   down(): void;
   up(): void;
+  /**
+   * From now on, a request whose request line (`PUT /api/… HTTP/1.1`) matches gets the proxy's
+   * own 502 Bad Gateway, as a reverse proxy answers when its upstream fails that request; the
+   * server behind it never sees it. null: every request forwarded again.
+   */
+  badGateway(match: RegExp | null): void;
+  /** How many requests badGateway answered. */
+  badGatewayCount(): number;
   close(): Promise<void>;
 }
+
+const BAD_GATEWAY = 'HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/html\r\ncontent-length: 24\r\nconnection: close\r\n\r\n<h1>502 Bad Gateway</h1>';
 
 export async function startProxy(): Promise<NetProxy> {
   let targetPort = 0;
   let online = true;
+  let failing: RegExp | null = null;
+  let failed = 0;
   const open = new Set<net.Socket>();
   const server = net.createServer((client) => {
     if (!online || targetPort === 0) {
@@ -35,7 +47,22 @@ export async function startProxy(): Promise<NetProxy> {
     };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
+    // Each chunk from the browser starts a request or goes on with one (or is a websocket frame):
+    // one whose first line matches badGateway's is answered here, the connection then closed.
+    let answered = false;
+    client.on('data', (chunk: Buffer) => {
+      if (answered) return;
+      const line = chunk.toString('latin1', 0, Math.min(chunk.length, 300)).split('\r\n', 1)[0] ?? '';
+      if (failing && /^[A-Z]+ \S+ HTTP\/1\.[01]$/.test(line) && failing.test(line)) {
+        failed += 1;
+        answered = true;
+        // The upstream goes with the client's close (end), once the answer is written.
+        upstream.unpipe(client);
+        client.end(BAD_GATEWAY);
+        return;
+      }
+      upstream.write(chunk);
+    });
     upstream.pipe(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -50,6 +77,8 @@ export async function startProxy(): Promise<NetProxy> {
       open.clear();
     },
     up: () => (online = true),
+    badGateway: (match) => (failing = match),
+    badGatewayCount: () => failed,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of open) socket.destroy();

@@ -282,6 +282,7 @@ export function DataCenterPage({ name }: { name: FeedName }) {
         open={confirming}
         text={`El data center ${label} dejará de enviar precios a todos los usuarios hasta que lo vuelva a iniciar.`}
         confirmLabel="Sí, detener"
+        disabledReason={offline}
         onCancel={() => setConfirming(false)}
         onConfirm={() => {
           setConfirming(false);

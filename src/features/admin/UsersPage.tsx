@@ -270,7 +270,8 @@ export function UsersPage() {
         </nav>
       )}
       <UserModal request={modal} onClose={() => setModal(null)} />
-      <ConfirmDialog open={deleting != null} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
+      {/* Off while the server cannot be reached, also when the network goes with it open (issue 21). */}
+      <ConfirmDialog open={deleting != null} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} disabledReason={offline} />
     </AdminPage>
   );
 }

@@ -1,9 +1,13 @@
 import { Form, useActionData, useNavigation } from 'react-router-dom';
+import { useTabNeedsServerReason } from '../../data/reachability';
 import type { SignInActionData } from './signInAction';
 
 export function SignInPage() {
   const result = useActionData() as SignInActionData | undefined;
   const submitting = useNavigation().state === 'submitting';
+  // Signing in needs the server: off while this tab cannot reach it, saying why (issue 21), on
+  // again when it answers. There is no data worker yet: the tab asks by itself (reachability.ts).
+  const offline = useTabNeedsServerReason();
 
   return (
     <section className="signin" aria-labelledby="signin-title">
@@ -30,9 +34,18 @@ export function SignInPage() {
             {result.error}
           </p>
         )}
-        <button type="submit" className="button button--primary" disabled={submitting}>
+        <button
+          type="submit"
+          className="button button--primary"
+          disabled={submitting || offline != null}
+          title={offline ?? undefined}
+          aria-describedby="signin-offline"
+        >
           {submitting ? 'Ingresando…' : 'Ingresar'}
         </button>
+        <p id="signin-offline" className="signin__offline" role="status">
+          {offline}
+        </p>
       </Form>
     </section>
   );

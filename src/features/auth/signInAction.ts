@@ -1,5 +1,6 @@
 import { redirect, type ActionFunctionArgs } from 'react-router-dom';
 import { ApiError } from '../../data/api';
+import { checkServer } from '../../data/reachability';
 import { signIn } from '../../data/session';
 import { safeNext } from './sessionRoute';
 
@@ -17,6 +18,8 @@ export async function signInAction({ request }: ActionFunctionArgs): Promise<Res
   try {
     await signIn(username, password);
   } catch (error) {
+    // No answer: the server's health is asked, and Ingresar is off until it answers (SignInPage).
+    if (error instanceof ApiError && error.isNetwork) void checkServer();
     return { error: error instanceof ApiError ? error.message : 'No se pudo iniciar sesión' };
   }
   return redirect(safeNext(new URL(request.url).searchParams.get('next')));
