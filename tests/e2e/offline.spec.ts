@@ -275,7 +275,8 @@ test('with the server unreachable and a token stored, the app starts with the la
 
   // The session ended elsewhere meanwhile: the server refuses the token as soon as it answers.
   await api('POST', '/api/logout', { log: 'fin' }, stored);
-  await page.unroute('**/*');
+  // Requests still being answered by the handler are let go (their fulfill would throw once unrouted).
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
   proxy.up();
   await expect(page).toHaveURL(/\/auth\/signin/, { timeout: 30_000 });
   expect(await page.evaluate(() => localStorage.getItem('visores.token'))).toBeNull();
@@ -317,7 +318,8 @@ test('the outbox outlives every tab: a new tab’s worker replays it; a change o
   await expect(banner(next)).toContainText('2 cambios se enviarán al volver la conexión');
   expect((await readVisor(kept)).fav).toBe(false);
 
-  await next.unroute('**/*');
+  // Requests still being answered by the handler are let go (their fulfill would throw once unrouted).
+  await next.unrouteAll({ behavior: 'ignoreErrors' });
   proxy.up();
   await expect(next.getByText('El visor «Renombrado sin red» se borró en otro dispositivo: se descartaron los cambios hechos en él sin conexión.')).toBeVisible(
     {
