@@ -1,12 +1,14 @@
 // Whether this tab reaches the server by itself (issue 21), for the sign-in page, which runs
 // before any data worker (the worker decides for the signed-in screens: data/offline.ts). Two
 // signs: the browser's network (navigator.onLine, which data/offline.ts reads too) and the
-// server's health (HEAD /api/health, 2xx within CONNECTIVITY_TIMEOUT_MS, as the worker asks
-// it). The health is asked when a screen starts following it and after a request of the tab got
-// no answer (checkServer); while it gets none it is asked again 1 s after, doubling to 10 s, and
-// at once when the browser's network comes back. Small on purpose, with no import of its own
-// beyond React and the settings: it is part of the sign-in route's JavaScript (≤ 150 KB gzip).
+// server's health (HEAD /api/health, with the worker's numbers: shared/health.ts). The health is
+// asked when a screen starts following it and after a request of the tab got no answer
+// (checkServer); while it gets none it is asked again 1 s after, doubling to 10 s, and at once
+// when the browser's network comes back. Small on purpose, with no import of its own beyond
+// React, the settings and those numbers: it is part of the sign-in route's JavaScript (≤ 150 KB
+// gzip).
 import { useSyncExternalStore } from 'react';
+import { HEALTH_TIMEOUT_MS, PROBE_FIRST_MS, PROBE_MAX_MS } from '../shared/health';
 import { settings } from '../shared/settings';
 
 /** The title of a control that needs the server, while it cannot be reached. */
@@ -40,10 +42,6 @@ export function useBrowserOfflineSince(): number | null {
 }
 
 // ------------------------------------------------------------------ the server's health
-
-export const HEALTH_TIMEOUT_MS = 5000;
-const PROBE_FIRST_MS = 1000;
-const PROBE_MAX_MS = 10_000;
 
 /** False once the health check got no answer, until one answers. */
 let serverAnswers = true;

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createHttpClient, type FetchLike } from '../shared/http';
-import { CONNECTIVITY_TIMEOUT_MS, createConnectivityCheck } from './connectivity';
+import { HEALTH_TIMEOUT_MS } from '../shared/health';
+import { createConnectivityCheck } from './connectivity';
 
 const checkWith = (fetch: FetchLike, baseUrl = '/api') => createConnectivityCheck({ http: createHttpClient({ fetch, baseUrl, getToken: () => 'tok' }) });
 
@@ -39,7 +40,7 @@ describe('connectivity check', () => {
     });
     let answer: boolean | undefined;
     void check().then((reachable) => (answer = reachable));
-    await vi.advanceTimersByTimeAsync(CONNECTIVITY_TIMEOUT_MS - 1);
+    await vi.advanceTimersByTimeAsync(HEALTH_TIMEOUT_MS - 1);
     expect(answer).toBeUndefined();
     expect(signal?.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);

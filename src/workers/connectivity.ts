@@ -4,13 +4,12 @@
 // about our server (up while ours restarts, unreachable in closed networks that still reach
 // ours), and a proxy's 502/503/504 in front of a restarting server is not "reachable". The
 // request is bounded in time: a black-holed network must not hold the reconnect up.
+import { HEALTH_TIMEOUT_MS } from '../shared/health';
 import type { HttpClient } from '../shared/http';
-
-export const CONNECTIVITY_TIMEOUT_MS = 5000;
 
 /** True when our server answered the health check with a 2xx within the time allowed. */
 export function createConnectivityCheck(options: { http: HttpClient; timeoutMs?: number }): () => Promise<boolean> {
-  const timeoutMs = options.timeoutMs ?? CONNECTIVITY_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? HEALTH_TIMEOUT_MS;
   return () =>
     new Promise<boolean>((resolve) => {
       const abort = new AbortController();

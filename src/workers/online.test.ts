@@ -1,7 +1,8 @@
 // The worker's reachability of its server (issue 21): one change per transition, a probe of
 // the health check while unreachable (1 s, doubling to 10 s), and back on the first answer.
 import { describe, expect, it } from 'vitest';
-import { createOnlineTracker, PROBE_FIRST_MS, PROBE_MAX_MS, type OnlineState } from './online';
+import { PROBE_FIRST_MS, PROBE_MAX_MS } from '../shared/health';
+import { createOnlineTracker, type OnlineState } from './online';
 
 function setup(answers: boolean[]) {
   const timers: { callback: () => void; ms: number }[] = [];

@@ -9,14 +9,13 @@
 // 10 s apart, so the outbox is replayed soon after the network returns even with no socket or
 // tab asking.
 
+import { PROBE_FIRST_MS, PROBE_MAX_MS } from '../shared/health';
+
 export interface OnlineState {
   online: boolean;
   /** Epoch ms since when the server could not be reached; null while online. */
   since: number | null;
 }
-
-export const PROBE_FIRST_MS = 1000;
-export const PROBE_MAX_MS = 10_000;
 
 export interface OnlineDeps {
   /** True when the server answered its health check. */
