@@ -290,12 +290,30 @@ interface Loads {
   visorScripts: Script[];
 }
 
+/** Where a load's time went before the content: ms from navigation start (Navigation Timing). */
+interface Steps {
+  /** The service worker was running (its start, when it had to start, is before this). */
+  workerStart: number;
+  /** The HTML in hand (from the service worker, the HTTP cache or the server). */
+  html: number;
+  /** The document's own scripts (the entry and its static imports) ran. */
+  domContentLoaded: number;
+}
+const lastSteps = { offline: null as Steps | null };
+
 /** ms from navigation start to the visor's content, read from the probe's mark. */
-async function loadToContent(page: Page, url: string): Promise<number> {
+async function loadToContent(page: Page, url: string, steps?: (steps: Steps) => void): Promise<number> {
   await page.goto(url, { waitUntil: 'commit' });
   const handle = await page.waitForFunction((mark) => (window as unknown as Record<string, number | undefined>)[mark] ?? false, CONTENT_MARK, {
     timeout: CONTENT_TIMEOUT_MS,
   });
+  if (steps)
+    steps(
+      await page.evaluate(() => {
+        const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[];
+        return { workerStart: entry?.workerStart ?? 0, html: entry?.responseEnd ?? 0, domContentLoaded: entry?.domContentLoadedEventEnd ?? 0 };
+      }),
+    );
   return (await handle.jsonValue()) as number;
 }
 
@@ -341,7 +359,7 @@ async function visorLoads(browser: Browser, proxy: NetProxy, demo: Demo, tracePa
     if (warmThroughWorker) {
       proxy.down();
       if (tracePath) await browser.startTracing(page, { path: tracePath, screenshots: true });
-      offline = await loadToContent(page, url).catch(() => 'failed' as const);
+      offline = await loadToContent(page, url, (steps) => (lastSteps.offline = steps)).catch(() => 'failed' as const);
       if (tracePath) await browser.stopTracing();
       proxy.up();
     }
@@ -457,7 +475,12 @@ async function main(): Promise<void> {
           for (const { audit, value } of result.costs) costs.set(`${page} ${audit}`, [...(costs.get(`${page} ${audit}`) ?? []), value || '—']);
         }
       }
-      const offlineText = typeof loads.offline === 'number' ? ms(loads.offline) : (loads.offline ?? 'unavailable');
+      const offlineSteps = lastSteps.offline;
+      lastSteps.offline = null;
+      const offlineText =
+        typeof loads.offline === 'number'
+          ? `${ms(loads.offline)}${offlineSteps ? ` (service worker running ${ms(offlineSteps.workerStart)}, HTML ${ms(offlineSteps.html)}, DOMContentLoaded ${ms(offlineSteps.domContentLoaded)})` : ''}`
+          : (loads.offline ?? 'unavailable');
       const lighthouseText = lh
         ? `; Lighthouse sign-in ${lh.signIn.performance}/${lh.signIn.accessibility}, visor ${lh.visor.performance}/${lh.visor.accessibility}`
         : '';

@@ -74,6 +74,8 @@ const PER_MESSAGE = Number(values['per-message']);
 const root = path.resolve(import.meta.dirname, '..');
 /** Longest wait after the load for every tab to show the last update. */
 const DRAIN_LIMIT_S = 90;
+/** How long the final check waits, at each stop of its scroll, for the rows in view to show the last update sent. */
+const FINAL_STATE_WAIT_MS = 2_000;
 /** How long the app has to show the board once the page loaded. */
 const BOARD_TIMEOUT_MS = 30_000;
 
@@ -225,7 +227,8 @@ async function shownSequences(page: Page): Promise<Record<string, number>> {
  * Every symbol's volume, the rows out of view included: a virtual list renders only the rows
  * in view, so the board is scrolled page by page (after the measurement) and read at each stop.
  */
-async function allSequences(page: Page): Promise<Record<string, number>> {
+async function allSequences(page: Page, expected: ReadonlyMap<string, number>): Promise<Record<string, number>> {
+  const wanted = Object.fromEntries(expected);
   const shown: Record<string, number> = {};
   for (let step = 0; step < 100; step++) {
     Object.assign(shown, await shownSequences(page));
@@ -243,14 +246,19 @@ async function allSequences(page: Page): Promise<Record<string, number>> {
       return scroller.scrollTop !== before;
     }, step === 0);
     if (!moved && step > 0) break;
-    // Rows that come into view render from the store: wait until each rendered row shows a value
-    // and two frames have passed (it is read again at the next stop anyway).
+    // Rows that come into view render from the store, and a symbol that was off screen may still
+    // be on its way (the worker sends off-screen symbols every 500 ms; one back in view leaves
+    // with the next batch, then waits for the tab's paint): wait until each rendered row shows
+    // the last update sent, FINAL_STATE_WAIT_MS at most, and two frames; a row still behind then
+    // is read as it is, and counts as wrong.
     await page
       .waitForFunction(
-        () =>
-          [...document.querySelectorAll('[role="row"][data-symbol]')].every((row) => /\d/.test(row.querySelector('[data-field="volume"]')?.textContent ?? '')),
-        undefined,
-        { timeout: 2_000 },
+        (last) =>
+          [...document.querySelectorAll<HTMLElement>('[role="row"][data-symbol]')].every(
+            (row) => Number((row.querySelector('[data-field="volume"]')?.textContent ?? '').replace(/\D/g, '')) === last[row.dataset.symbol!],
+          ),
+        wanted,
+        { timeout: FINAL_STATE_WAIT_MS, polling: 'raf' },
       )
       .catch(() => undefined);
     await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
@@ -430,7 +438,7 @@ async function runDesign(
       const page = pages[i]!;
       const samples = await page.evaluate(() => (window as unknown as { __bench: { stop(): PageSamples } }).__bench.stop());
       const rowsRendered = Object.keys(await shownSequences(page)).length;
-      const shown = await allSequences(page);
+      const shown = await allSequences(page, last);
       const finalWrong = server.boardSymbols.filter((symbol) => shown[symbol] !== last.get(symbol));
       const delta = (name: string) => (after[i]![name] ?? 0) - (before[i]![name] ?? 0);
       tabs.push({
