@@ -267,6 +267,22 @@ test('a section is duplicated, and deleted only on confirm; below 768 px section
   expect(Math.round(second.width)).toBe(Math.round(first.width));
 });
 
+test('a section added below the window comes into view with its settings open', async ({ page, request }) => {
+  // A short window: the seeded sections fill it, so the new one lands below its bottom edge.
+  await page.setViewportSize({ width: 1280, height: 420 });
+  const account = await newUser(request, 'vis');
+  const visorId = await seedVisor(request, account, 'Largo');
+  await signIn(page, account);
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await page.goto(`/visor/${visorId}/edit`);
+  await expect(section(page, 'Dos')).toBeVisible();
+  await page.getByRole('button', { name: 'Agregar sección' }).click();
+  await page.getByRole('menuitem', { name: 'Cotizaciones' }).click();
+  const added = section(page, 'Cotizaciones');
+  await expect(added.getByRole('group', { name: 'Columnas' })).toBeVisible();
+  await expect(added.getByRole('group', { name: 'Columnas' })).toBeInViewport();
+});
+
 test('the owner edits the title through the Visor modal, marks it favourite and switches Editar / Ver', async ({ page, request }) => {
   const account = await newUser(request, 'vis');
   const visorId = await seedVisor(request, account, 'Encabezado');

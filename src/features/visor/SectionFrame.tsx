@@ -2,7 +2,7 @@
 // place in edit mode), settings, duplicate and delete (the spec's confirm dialog), and the
 // body its type's module draws. In edit mode the header is the drag handle; its input and
 // buttons are not (VisorGrid's dragConfig.cancel).
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { Section } from '../../protocol/workspace';
 import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Icon } from '../../ui/Icon';
@@ -74,12 +74,26 @@ function SectionBody({
   return <View section={section as never} {...rest} onConfigChange={(update: ConfigUpdate<Section['type']>) => rest.onConfigChange(update)} />;
 }
 
+/** Scrolls the element into view, as little as needed (at once with prefers-reduced-motion). */
+function reveal(element: HTMLElement): void {
+  const reduced = typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+  element.scrollIntoView({ block: 'nearest', behavior: reduced ? 'auto' : 'smooth' });
+}
+
 export function SectionFrame(props: SectionFrameProps) {
   const { section, editable, disabledReason } = props;
   const [confirming, setConfirming] = useState(false);
   const locked = !editable || disabledReason != null;
+  const article = useRef<HTMLElement>(null);
+  // Settings opened: the section comes into view. A section just added lands at the bottom of
+  // the grid with its settings open, often below the window: without this, Agregar sección
+  // seemed to do nothing.
+  useEffect(() => {
+    if (props.settingsOpen && article.current) reveal(article.current);
+  }, [props.settingsOpen]);
   return (
     <article
+      ref={article}
       className="section-frame"
       data-section-id={section.id}
       // The saved place in grid units (x, y, w, h): what a reload must find.
