@@ -36,6 +36,7 @@ import lighthouse, { desktopConfig } from 'lighthouse';
 import type { NetProxy } from '../tests/e2e/netProxy.js';
 import { behindProxy } from '../tests/e2e/proxiedServer.js';
 import { CONTENT_MARK, visorContentProbe } from './load/content.js';
+import { machineSpeedLine } from './machineSpeed.js';
 
 const { values } = parseArgs({
   options: {
@@ -417,6 +418,7 @@ async function main(): Promise<void> {
       .map((value) => value.toFixed(2))
       .join(' ')}`,
   );
+  console.log(machineSpeedLine());
   // The visor is loaded through a TCP proxy, so 'offline' cuts every connection for real:
   // context.setOffline does not reach the SharedWorker, which would go on reading the server.
   const network = await behindProxy(startServer);

@@ -41,6 +41,7 @@ import type { PageSamples } from './ticks/instrument.js';
 import { naiveFiles } from './ticks/naiveHtml.js';
 import { cachedDrawTimes, chartLatencies, chartsVisor, type ChartSeries } from './ticks/charts.js';
 import { benchContext, fmt, launchChromium, metrics, openTabs, paintLatencies, percentile, printRunTotals, processCpu } from './ticks/tabs.js';
+import { machineSpeedLine } from './machineSpeed.js';
 import { startPageProfile } from './ticks/pageProfile.js';
 import { profileSharedWorker, type WorkerProfile } from './ticks/workerCpu.js';
 
@@ -557,6 +558,7 @@ async function main() {
         .map((value) => value.toFixed(2))
         .join(' ')}`,
     );
+    console.log(machineSpeedLine());
     const design: Design = PAGE;
     report(feed, await runDesign(browser, feed, server, design, 1, RATE));
     reportMainThread(await runDesign(browser, feed, server, design, 1, RATE, false));
