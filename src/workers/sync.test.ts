@@ -367,6 +367,23 @@ describe('a change of a visor deleted on another device or in another tab (410)'
     expect(await database.visorDrafts.get([USER, 'v2'])).toBeDefined();
   });
 
+  it('a delete answered 410 is done: the visor is forgotten here, the workspace read again, and no error', async () => {
+    const { sync, database, http, server } = withDeletedVisor();
+    await sync.refresh();
+    server.deleted = true;
+    http.routes['DELETE /visores/v1'] = () => gone;
+    http.calls.length = 0;
+    expect(await sync.deleteVisor('v1')).toEqual({ ok: true, value: undefined });
+    expect(http.calls.map((call) => `${call.method} ${call.path}`)).toEqual([
+      'DELETE /visores/v1',
+      `GET /visores/${USER}/folders`,
+      `GET /visores/${USER}`,
+      `GET /visores/${USER}/getFavs`,
+    ]);
+    expect(await database.visores.get([USER, 'v1'])).toBeUndefined();
+    expect(await database.folderTrees.get(USER)).toMatchObject({ nodes: [folderWith(leaf('v2', 'Dos', false))], version: 2 });
+  });
+
   it('forgets its record, leaf, favourite and draft here even when the read after it fails', async () => {
     const { sync, database, server, log } = withDeletedVisor('fail');
     await sync.refresh();

@@ -44,7 +44,7 @@ export const SYNC_LOG = {
   conflict: 'El árbol de carpetas cambió en otra pestaña o dispositivo: se recarga y se vuelve a aplicar el cambio',
   visorConflict: 'El visor cambió en otra pestaña o dispositivo: se relee y se vuelve a aplicar el cambio cuando toca otras secciones',
   replayFailed: (message: string) => `No se pudieron enviar los cambios hechos sin conexión: ${message}. Se reintentará.`,
-  visorGone: 'Un cambio de un visor borrado en otra pestaña o dispositivo no se guardó: se olvida el visor y se releen las carpetas',
+  visorGone: 'El servidor dice que el visor ya se borró (en otra pestaña o dispositivo): se olvida en este navegador y se releen las carpetas',
 } as const;
 
 /** What the user is told, once per run of failures, when the server fails the outbox's replay. */
@@ -487,7 +487,7 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       );
     },
 
-    /** Deletes a visor; its leaf leaves the tree when the server answers 'ok'. */
+    /** Deletes a visor; its leaf leaves the tree when the server answers 'ok', or 410 (deleted already). */
     deleteVisor(visorId: string): Promise<Result<void>> {
       return serial(() =>
         attempt(async () => {
@@ -496,8 +496,16 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
             userId,
             { kind: 'deleteVisor', visorId },
             async () => {
-              const { body } = await http.request('DELETE', visorPath(visorId), { schema: DeleteVisorResponse });
-              await store.applyWorkspace(userId, body.workspace, { removed: [visorId] });
+              try {
+                await onVisor(userId, visorId, async () => {
+                  const { body } = await http.request('DELETE', visorPath(visorId), { schema: DeleteVisorResponse });
+                  await store.applyWorkspace(userId, body.workspace, { removed: [visorId] });
+                });
+              } catch (error) {
+                // Deleted already, on another device or in another tab: what the user asked is done
+                // (onVisor forgot it here), as the outbox's replay counts it.
+                if (!(error instanceof ApiError && error.status === 410)) throw error;
+              }
             },
             async () => undefined,
           );

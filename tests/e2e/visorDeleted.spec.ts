@@ -2,13 +2,14 @@
 // twice"): deleted on another device (here, the same user through the API), the next change
 // of it is answered 410; the screen says the visor was deleted, one toast says the change was
 // not saved, the sidebar no longer lists it, and nothing is sent again. Deleted from the
-// sidebar of another tab of this browser, the open tab says so at once.
+// sidebar of another tab of this browser, the open tab says so at once. A delete of a visor
+// deleted elsewhere already is done, not an error.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { VISOR_DELETED, VISOR_GONE_MESSAGE } from '../../src/features/visor/saveMessages';
 import { signIn } from './helpers';
 import { newUser, type Account } from './shellHelpers';
 import { expectSaved, login, renameSection, section, seedVisor } from './visorHelpers';
-import { favouritesSection, row, rowAction, workspaceTree } from './workspaceHelpers';
+import { create, favouritesSection, row, rowAction, workspaceTree } from './workspaceHelpers';
 
 test.describe.configure({ timeout: 60_000 });
 
@@ -141,4 +142,24 @@ test('deleted from the sidebar of another tab: the tab that has it open shows it
   await expect(deletedState(open)).toBeVisible();
   await expect(open.getByText('Cargando…')).toHaveCount(0);
   await expect(row(workspaceTree(open), 'Se borra aquí')).toHaveCount(0);
+});
+
+test('deleting from the sidebar a visor another device deleted already: it leaves the sidebar, with no error', async ({ page, request }) => {
+  const account = await newUser(request, 'gone');
+  const visorId = await seedVisor(request, account, 'Ya borrado');
+  await signIn(page, account);
+  await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+  await expect(row(workspaceTree(page), 'Ya borrado')).toBeVisible();
+  const errors = await countToasts(page, 'El visor ya se borró');
+
+  await (await asAnotherDevice(request, account)).delete(visorId);
+  await rowAction(workspaceTree(page), 'Ya borrado', 'Eliminar');
+  await page.getByRole('button', { name: 'Si, borrar' }).click();
+
+  await expect(row(workspaceTree(page), 'Ya borrado')).toHaveCount(0);
+  // The worker answers its calls in the order asked: once a folder made after the delete shows,
+  // the delete's answer reached the tab (an error would be a toast by then).
+  await create(page, 'Carpeta', 'Después');
+  await expect(row(workspaceTree(page), 'Después')).toBeVisible();
+  expect(await errors()).toBe(0);
 });
