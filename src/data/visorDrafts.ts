@@ -1,7 +1,8 @@
 // A visor's pending section change in Dexie (issue 18's autosave, made safe against a reload or
 // a closed tab): the visor screen writes the draft here on every change, at once, not after the
 // autosave's second, and clears it when the server has it. The record is the tab's own (the
-// worker never writes it; a logout wipes it with the user's cache), one per user and visor: the
+// worker never writes it; a logout wipes it with the user's cache, and the worker deletes it with a
+// visor the server says was deleted, workers/syncStore.ts forgetVisor), one per user and visor: the
 // latest change of any tab of the visor. The screen that opens the visor next reads it
 // (lib/sectionMerge.ts resumeDraft decides what is left to save).
 import type { Section } from '../protocol/workspace';

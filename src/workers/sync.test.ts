@@ -304,3 +304,98 @@ describe('saving a visor’s sections (issue 18)', () => {
     expect((await database.visores.get([USER, 'v1']))?.secciones).toEqual(theirs);
   });
 });
+
+describe('a change of a visor deleted on another device or in another tab (410)', () => {
+  const leaf = (id: string, name: string, fav: boolean) => ({ visor_id: id, name, emoji: '', color: 'red', fav, to: `visor/${id}/edit` });
+  const folderWith = (...sub: ReturnType<typeof leaf>[]) => ({ folder_id: 'F', name: 'Agro', emoji: '', sub });
+  const gone = { status: 410, body: { status: 'error', message: 'El visor ya se borró' } };
+  const draftOf = (visorId: string) => ({ userId: USER, visor_id: visorId, base: [], version: 0, draft: [], editor: 'tab-1', savedAt: 1 });
+
+  /** Ana's workspace with v1 (a favourite) and v2 in folder F; `deleted` makes the server's reads lack v1, as its delete left them. */
+  function withDeletedVisor(reads: 'answer' | 'fail' = 'answer') {
+    const server = { deleted: false };
+    const failing = () => Promise.reject(new TypeError('Failed to fetch'));
+    const answers = (answer: () => FakeAnswer) => () => (server.deleted && reads === 'fail' ? failing() : answer());
+    const setupResult = setup({
+      [`GET /visores/${USER}/folders`]: answers(() => ({
+        status: 200,
+        body: {
+          status: 'success',
+          data: [server.deleted ? folderWith(leaf('v2', 'Dos', false)) : folderWith(leaf('v1', 'Uno', true), leaf('v2', 'Dos', false))],
+          version: server.deleted ? 2 : 1,
+        },
+      })),
+      [`GET /visores/${USER}`]: answers(() => ({
+        status: 200,
+        body: { status: 'success', data: server.deleted ? [visor('v2', 'Dos')] : [{ ...visor('v1', 'Uno'), fav: true }, visor('v2', 'Dos')] },
+      })),
+      [`GET /visores/${USER}/getFavs`]: answers(() => ({
+        status: 200,
+        body: { status: 'success', data: { visores: server.deleted ? [] : [{ visor_id: 'v1', emoji: '', title: 'Uno' }], folders: [] } },
+      })),
+      'PUT /visores/v1/update_secciones': () => gone,
+      'PUT /visores/v1': () => gone,
+      'PUT /visores/v1/check_option': () => gone,
+      [`PUT /visores/${USER}/v1/fav`]: () => gone,
+    });
+    return { ...setupResult, server };
+  }
+
+  const changes = {
+    'a save of its sections': (sync: ReturnType<typeof setup>['sync']) => sync.saveSecciones('v1', { base: [], sections: [], version: 0 }),
+    'a change of its title': (sync: ReturnType<typeof setup>['sync']) => sync.updateVisor('v1', { title: 'Nuevo' }),
+    Público: (sync: ReturnType<typeof setup>['sync']) => sync.setVisorPublic('v1', true),
+    'its favourite': (sync: ReturnType<typeof setup>['sync']) => sync.toggleVisorFavourite('v1'),
+  };
+
+  it.each(Object.entries(changes))('%s: forgets the visor here, reads the workspace again and answers the 410', async (_, send) => {
+    const { sync, database, http, server } = withDeletedVisor();
+    await sync.refresh();
+    await database.visorDrafts.bulkPut([draftOf('v1'), draftOf('v2')]);
+    server.deleted = true;
+    http.calls.length = 0;
+    expect(await send(sync)).toEqual({ ok: false, error: { code: 'gone', message: 'El visor ya se borró', status: 410 } });
+    // Sent once, then the workspace read again: the tree and favourites are the server's.
+    const [sent, ...read] = http.calls.map((call) => `${call.method} ${call.path}`);
+    expect(sent).toMatch(/^PUT /);
+    expect(read).toEqual([`GET /visores/${USER}/folders`, `GET /visores/${USER}`, `GET /visores/${USER}/getFavs`]);
+    expect(await database.visores.get([USER, 'v1'])).toBeUndefined();
+    expect(await database.folderTrees.get(USER)).toMatchObject({ nodes: [folderWith(leaf('v2', 'Dos', false))], version: 2 });
+    expect((await database.favourites.get(USER))?.visores).toEqual([]);
+    // Its pending draft will never land: it goes; another visor's stays.
+    expect(await database.visorDrafts.get([USER, 'v1'])).toBeUndefined();
+    expect(await database.visorDrafts.get([USER, 'v2'])).toBeDefined();
+  });
+
+  it('a delete answered 410 is done: the visor is forgotten here, the workspace read again, and no error', async () => {
+    const { sync, database, http, server } = withDeletedVisor();
+    await sync.refresh();
+    server.deleted = true;
+    http.routes['DELETE /visores/v1'] = () => gone;
+    http.calls.length = 0;
+    expect(await sync.deleteVisor('v1')).toEqual({ ok: true, value: undefined });
+    expect(http.calls.map((call) => `${call.method} ${call.path}`)).toEqual([
+      'DELETE /visores/v1',
+      `GET /visores/${USER}/folders`,
+      `GET /visores/${USER}`,
+      `GET /visores/${USER}/getFavs`,
+    ]);
+    expect(await database.visores.get([USER, 'v1'])).toBeUndefined();
+    expect(await database.folderTrees.get(USER)).toMatchObject({ nodes: [folderWith(leaf('v2', 'Dos', false))], version: 2 });
+  });
+
+  it('forgets its record, leaf, favourite and draft here even when the read after it fails', async () => {
+    const { sync, database, server, log } = withDeletedVisor('fail');
+    await sync.refresh();
+    await database.visorDrafts.put(draftOf('v1'));
+    server.deleted = true;
+    expect(await sync.saveSecciones('v1', { base: [], sections: [], version: 0 })).toMatchObject({ ok: false, error: { code: 'gone', status: 410 } });
+    expect(await database.visores.get([USER, 'v1'])).toBeUndefined();
+    expect(await database.visores.get([USER, 'v2'])).toBeDefined();
+    // The tree keeps the version read (the next tree save meets a 412 and reads the server's).
+    expect(await database.folderTrees.get(USER)).toMatchObject({ nodes: [folderWith(leaf('v2', 'Dos', false))], version: 1 });
+    expect((await database.favourites.get(USER))?.visores).toEqual([]);
+    expect(await database.visorDrafts.get([USER, 'v1'])).toBeUndefined();
+    expect(log.texts()).toContain(SYNC_LOG.loadFailed(NETWORK_ERROR_MESSAGE));
+  });
+});

@@ -4,7 +4,9 @@
 // workspace as the write left it (tree, version, favourites; issue 16), which the worker
 // stores as is (syncStore.ts). When to read the workspace again is syncRefresh.ts's. Tree
 // saves carry If-Match; on 412 the workspace is read again and the change applied again when
-// it still makes sense. Calls run one at a time, so an older read never overwrites a newer write.
+// it still makes sense. A change of a visor answered 410 (deleted on another device or in another
+// tab) forgets the visor here and reads the workspace again. Calls run one at a time, so an older
+// read never overwrites a newer write.
 import { applyTreeChange, type TreeChange } from '../lib/treeChanges';
 import { mergeSections } from '../lib/sectionMerge';
 import type { z } from 'zod';
@@ -42,6 +44,7 @@ export const SYNC_LOG = {
   conflict: 'El árbol de carpetas cambió en otra pestaña o dispositivo: se recarga y se vuelve a aplicar el cambio',
   visorConflict: 'El visor cambió en otra pestaña o dispositivo: se relee y se vuelve a aplicar el cambio cuando toca otras secciones',
   replayFailed: (message: string) => `No se pudieron enviar los cambios hechos sin conexión: ${message}. Se reintentará.`,
+  visorGone: 'El servidor dice que el visor ya se borró (en otra pestaña o dispositivo): se olvida en este navegador y se releen las carpetas',
 } as const;
 
 /** What the user is told, once per run of failures, when the server fails the outbox's replay. */
@@ -314,6 +317,28 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
 
   const isStale = (error: unknown) => error instanceof ApiError && error.status === 412;
 
+  /**
+   * A change of a visor answered 410: its owner deleted it on another device or in another tab
+   * (server/workspace/service.ts missing()). It will never land, so this browser forgets the visor
+   * at once (record, tree leaf, favourite, pending draft: the screen showing it says it is gone)
+   * and reads the workspace again for the server's tree and favourites. The 410 still reaches the
+   * caller; a failed read is only logged, the forgetting stands until the next one.
+   */
+  async function onVisor<T>(userId: string, visorId: string, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof ApiError && error.status === 410)) throw error;
+      log.warn(SYNC_LOG.visorGone);
+      const read = await attempt(async () => {
+        await store.forgetVisor(userId, visorId);
+        await reads.readAll(userId);
+      });
+      if (!read.ok) log.error(SYNC_LOG.loadFailed(read.error.message));
+      throw error;
+    }
+  }
+
   type Named = { folderId?: string };
 
   /** Applies a folder change to the tree and saves it with If-Match; on 412 reads it again and applies it again, while what it names is still there. */
@@ -337,6 +362,41 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
       await announce(userId);
     }
     return { version: cached.version, ...named };
+  }
+
+  /**
+   * PUT update_secciones with If-Match. On 412 the visor is read again and the change applied
+   * again on it when the two touched different sections (lib/sectionMerge.ts); else the
+   * server's state stays.
+   */
+  async function sendSecciones(userId: string, visorId: string, save: SeccionesSave): Promise<SeccionesSaveAnswer> {
+    let { base, sections, version } = save;
+    let merged = false;
+    for (let conflicts = 0; ;) {
+      try {
+        const { body } = await http.request('PUT', `${visorPath(visorId)}/update_secciones`, {
+          body: { secciones: sections },
+          headers: { 'if-match': `"${version}"` },
+          schema: VisorResponse,
+        });
+        await store.putVisor(userId, body.data);
+        return { visor: body.data, outcome: merged ? 'merged' : 'saved' };
+      } catch (error) {
+        if (!isStale(error) || conflicts >= MAX_CONFLICT_RETRIES) throw error;
+        conflicts += 1;
+        log.warn(SYNC_LOG.visorConflict);
+        const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
+        const fresh = body.data;
+        if (!isOwnVisor(fresh)) throw error;
+        await store.putVisor(userId, fresh);
+        const outcome = mergeSections(base, sections, fresh.secciones);
+        if (!outcome.ok) return { visor: fresh, outcome: 'server-won', clashes: outcome.clashes };
+        base = fresh.secciones;
+        sections = outcome.sections;
+        version = fresh.version;
+        merged = true;
+      }
+    }
   }
 
   return {
@@ -415,18 +475,19 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
           return offlineFirst(
             userId,
             { kind: 'updateVisor', visorId, fields },
-            async () => {
-              const { body } = await http.request('PUT', visorPath(visorId), { body: fields, schema: UpdateVisorResponse });
-              await store.applyWorkspace(userId, body.workspace, { visor: body.data });
-              return body.data;
-            },
+            () =>
+              onVisor(userId, visorId, async () => {
+                const { body } = await http.request('PUT', visorPath(visorId), { body: fields, schema: UpdateVisorResponse });
+                await store.applyWorkspace(userId, body.workspace, { visor: body.data });
+                return body.data;
+              }),
             () => cachedOwnVisor(userId, visorId),
           );
         }),
       );
     },
 
-    /** Deletes a visor; its leaf leaves the tree when the server answers 'ok'. */
+    /** Deletes a visor; its leaf leaves the tree when the server answers 'ok', or 410 (deleted already). */
     deleteVisor(visorId: string): Promise<Result<void>> {
       return serial(() =>
         attempt(async () => {
@@ -435,8 +496,16 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
             userId,
             { kind: 'deleteVisor', visorId },
             async () => {
-              const { body } = await http.request('DELETE', visorPath(visorId), { schema: DeleteVisorResponse });
-              await store.applyWorkspace(userId, body.workspace, { removed: [visorId] });
+              try {
+                await onVisor(userId, visorId, async () => {
+                  const { body } = await http.request('DELETE', visorPath(visorId), { schema: DeleteVisorResponse });
+                  await store.applyWorkspace(userId, body.workspace, { removed: [visorId] });
+                });
+              } catch (error) {
+                // Deleted already, on another device or in another tab: what the user asked is done
+                // (onVisor forgot it here), as the outbox's replay counts it.
+                if (!(error instanceof ApiError && error.status === 410)) throw error;
+              }
             },
             async () => undefined,
           );
@@ -455,11 +524,12 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
           return offlineFirst(
             userId,
             { kind: 'favourite', visorId, fav },
-            async () => {
-              const { body } = await http.request('PUT', `${base(userId)}/${encodeURIComponent(visorId)}/fav`, { schema: ToggleFavResponse });
-              await store.applyWorkspace(userId, body.workspace);
-              return { fav: body.data.fav };
-            },
+            () =>
+              onVisor(userId, visorId, async () => {
+                const { body } = await http.request('PUT', `${base(userId)}/${encodeURIComponent(visorId)}/fav`, { schema: ToggleFavResponse });
+                await store.applyWorkspace(userId, body.workspace);
+                return { fav: body.data.fav };
+              }),
             async () => ({ fav }),
           );
         }),
@@ -504,35 +574,7 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
           return offlineFirst(
             userId,
             { kind: 'secciones', visorId, base: save.base, sections: save.sections, version: save.version },
-            async (): Promise<SeccionesSaveAnswer> => {
-              let { base, sections, version } = save;
-              let merged = false;
-              for (let conflicts = 0; ;) {
-                try {
-                  const { body } = await http.request('PUT', `${visorPath(visorId)}/update_secciones`, {
-                    body: { secciones: sections },
-                    headers: { 'if-match': `"${version}"` },
-                    schema: VisorResponse,
-                  });
-                  await store.putVisor(userId, body.data);
-                  return { visor: body.data, outcome: merged ? 'merged' : 'saved' };
-                } catch (error) {
-                  if (!isStale(error) || conflicts >= MAX_CONFLICT_RETRIES) throw error;
-                  conflicts += 1;
-                  log.warn(SYNC_LOG.visorConflict);
-                  const { body } = await http.request('GET', `${visorPath(visorId)}/get`, { schema: ReadVisorResponse });
-                  const fresh = body.data;
-                  if (!isOwnVisor(fresh)) throw error;
-                  await store.putVisor(userId, fresh);
-                  const outcome = mergeSections(base, sections, fresh.secciones);
-                  if (!outcome.ok) return { visor: fresh, outcome: 'server-won', clashes: outcome.clashes };
-                  base = fresh.secciones;
-                  sections = outcome.sections;
-                  version = fresh.version;
-                  merged = true;
-                }
-              }
-            },
+            () => onVisor(userId, visorId, () => sendSecciones(userId, visorId, save)),
             async () => ({ visor: await cachedOwnVisor(userId, visorId), outcome: 'saved' }),
           );
         }),
@@ -547,11 +589,12 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
           return offlineFirst(
             userId,
             { kind: 'public', visorId, value },
-            async () => {
-              const { body } = await http.request('PUT', `${visorPath(visorId)}/check_option`, { body: { option: 'public', value }, schema: VisorResponse });
-              await store.putVisor(userId, body.data);
-              return body.data;
-            },
+            () =>
+              onVisor(userId, visorId, async () => {
+                const { body } = await http.request('PUT', `${visorPath(visorId)}/check_option`, { body: { option: 'public', value }, schema: VisorResponse });
+                await store.putVisor(userId, body.data);
+                return body.data;
+              }),
             () => cachedOwnVisor(userId, visorId),
           );
         }),

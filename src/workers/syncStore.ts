@@ -4,7 +4,8 @@
 // rule of its own. Each write is one transaction that first checks that the user it was
 // read for is still the one signed in.
 import type { VisoresDb } from '../shared/db';
-import { isOwnVisor, type ReadVisor, type Visor, type WorkspaceState } from '../protocol/workspace';
+import { favouriteFolders, mapVisorLeaves } from '../lib/folderTree';
+import { isFolderNode, isOwnVisor, type FolderNode, type ReadVisor, type TreeNode, type Visor, type WorkspaceState } from '../protocol/workspace';
 
 /** What a write changed beside the workspace state, stored in the same transaction. */
 export interface WorkspaceRows {
@@ -21,6 +22,11 @@ export interface SyncStoreDeps {
   now: () => number;
   /** Throws when `userId` is no longer the one signed in: an answer on its way after a logout writes nothing. */
   stillSignedIn: (userId: string) => void;
+}
+
+/** Whether the tree holds the visor's leaf. */
+function hasLeaf(nodes: readonly TreeNode[], visorId: string): boolean {
+  return nodes.some((node) => (isFolderNode(node) ? hasLeaf(node.sub, visorId) : node.visor_id === visorId));
 }
 
 export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
@@ -61,12 +67,31 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
       });
     },
 
-    /** A visor the server no longer shows the user (deleted, or no longer public); answers the title it had here (null: none kept). */
+    /**
+     * A visor the server no longer shows the user (deleted, or no longer public): its record, its
+     * leaf in the cached tree, its favourite and its pending section draft (data/visorDrafts.ts:
+     * the server will never take it) go, as the server's own delete leaves them, until a read
+     * replaces them. Answers the title it had here (null: none kept).
+     */
     async forgetVisor(userId: string, visorId: string): Promise<string | null> {
-      return db.transaction('rw', db.visores, async () => {
+      return db.transaction('rw', [db.folderTrees, db.visores, db.favourites, db.visorDrafts], async () => {
         stillSignedIn(userId);
         const kept = await db.visores.get([userId, visorId]);
         await db.visores.delete([userId, visorId]);
+        await db.visorDrafts.delete([userId, visorId]);
+        const tree = await db.folderTrees.get(userId);
+        let folders: FolderNode[] | null = null;
+        if (tree && hasLeaf(tree.nodes, visorId)) {
+          // The version stays the one read: the next tree save meets a 412 and reads the server's.
+          const nodes = mapVisorLeaves(tree.nodes, (leaf) => (leaf.visor_id === visorId ? null : leaf));
+          await db.folderTrees.put({ ...tree, nodes });
+          folders = favouriteFolders(nodes);
+        }
+        const favourites = await db.favourites.get(userId);
+        if (favourites) {
+          const visores = favourites.visores.filter((item) => item.visor_id !== visorId);
+          await db.favourites.put({ ...favourites, visores, folders: folders ?? favourites.folders });
+        }
         return kept?.title ?? null;
       });
     },

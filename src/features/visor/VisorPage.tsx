@@ -2,7 +2,9 @@
 // `/visor/{id}/public` (visor-modo-publico). The visor shows at once from Dexie when this
 // browser saw it before, then the data worker reads it from the server; the server says who
 // owns it (verify_owner_visor). Someone who does not own it is sent from edit mode to public
-// mode when it is public, and gets the not-found state when it is not.
+// mode when it is public, and gets the not-found state when it is not. An own visor whose
+// record goes while it is open (deleted in this or another tab, or on another device: the
+// worker forgets it on the server's 410) shows the deleted state.
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { dataWorker } from '../../data/worker';
@@ -13,6 +15,7 @@ import type { VisorRecord } from '../../shared/db';
 import { showToast } from '../../ui/toast';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { errorMessage } from '../workspace/workerCalls';
+import { VISOR_DELETED, VISOR_DELETED_HINT } from './saveMessages';
 import { VisorScreen } from './VisorScreen';
 import { NEEDS_SERVER_REASON, useOnline } from '../../data/offline';
 import './visor.css';
@@ -54,6 +57,11 @@ export function VisorPage({ mode }: { mode: 'edit' | 'public' }) {
   const record = cached != null && cached.visor_id !== id ? undefined : cached;
   const [load, setLoad] = useState<{ id: string; load: Load } | null>(null);
   const [ownerAnswer, setOwnerAnswer] = useState<{ id: string; owner: boolean | null } | null>(null);
+  // The user's own visor this screen showed: when its record goes (deleted in this or another
+  // tab, or forgotten by the worker on a 410 or a read without it), the screen says so.
+  const [shownOwn, setShownOwn] = useState<string | null>(null);
+  const showsOwn = record != null && isOwnVisor(record) && record.owner === user._id;
+  if (showsOwn && shownOwn !== id) setShownOwn(id);
 
   // Read from the server (again when the network comes back); Dexie shows the cached copy meanwhile.
   useEffect(() => {
@@ -92,6 +100,7 @@ export function VisorPage({ mode }: { mode: 'edit' | 'public' }) {
 
   if (record === undefined) return <Loading />;
   if (record === null) {
+    if (shownOwn === id) return <VisorNotFound message={VISOR_DELETED} hint={VISOR_DELETED_HINT} />;
     if (loaded?.state === 'missing') return <VisorNotFound />;
     if (loaded?.state === 'offline' || (loaded != null && !online))
       return <VisorNotFound message={VISOR_NOT_OFFLINE} hint="Este navegador no lo abrió antes. Se abrirá cuando vuelva la conexión." />;

@@ -21,7 +21,7 @@ import { rebaseDraft, resumeDraft, sameJson } from '../../lib/sectionMerge';
 import type { Section } from '../../protocol/workspace';
 import { showToast } from '../../ui/toast';
 import { errorMessage } from '../workspace/workerCalls';
-import { SERVER_WON_MESSAGE } from './saveMessages';
+import { SERVER_WON_MESSAGE, VISOR_GONE_MESSAGE } from './saveMessages';
 
 /** How long after the last change the sections are saved. */
 export const SAVE_DELAY_MS = 1000;
@@ -32,8 +32,16 @@ export { SERVER_WON_MESSAGE };
 
 const warnNotKept = (error: unknown) => console.warn('The visor’s pending change could not be kept', error);
 
+/** The server deleted the visor (410: another tab or device did): nothing of it will ever save. */
+function isGone(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  return code === 'gone' || status === 410;
+}
+
 function worthRetrying(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return true;
+  if (isGone(error)) return false;
   const { code, status } = error as { code?: unknown; status?: unknown };
   return code === 'network' || code === 'server' || typeof status !== 'number' || status === 0 || status >= 500;
 }
@@ -79,6 +87,8 @@ export function useVisorSections(visorId: string, userId: string | null, server:
   const flushRef = useRef<() => Promise<void>>(async () => {});
   /** The draft the server refused: not sent again until it changes. */
   const failedDraft = useRef<Section[] | null>(null);
+  /** The server answered 410: the visor is deleted, no change of it is sent or kept again. */
+  const gone = useRef(false);
   /** This screen, as the maker of the visor's pending draft. */
   const [editor] = useState(() => crypto.randomUUID());
   /** Until the pending draft is looked up: changes wait in `queued`. */
@@ -107,7 +117,7 @@ export function useVisorSections(visorId: string, userId: string | null, server:
     (confirmed: readonly Section[][] = []) => {
       const from = base.current;
       const sections = draftRef.current;
-      if (!userId || !from || !sections) return;
+      if (!userId || !from || !sections || gone.current) return;
       const write = sameJson(sections, from.sections)
         ? settleVisorDraft(userId, visorId, { editor, confirmed: [from.sections, ...confirmed] })
         : keepVisorDraft({ userId, visor_id: visorId, base: from.sections, version: from.version, draft: sections, editor, savedAt: Date.now() });
@@ -143,7 +153,7 @@ export function useVisorSections(visorId: string, userId: string | null, server:
     timer.current = null;
     const from = base.current;
     const sent = draftRef.current;
-    if (!from || !sent || inFlight.current) return;
+    if (!from || !sent || inFlight.current || gone.current) return;
     if (sent === from.sections) {
       setSaveState({ kind: 'saved' });
       return;
@@ -175,9 +185,16 @@ export function useVisorSections(visorId: string, userId: string | null, server:
         // Refused: not to be sent again by the next screen either.
         if (userId) settleVisorDraft(userId, visorId, { editor, confirmed: [sent] }).catch(warnNotKept);
       }
+      if (isGone(error)) {
+        // Deleted in another tab or device: the worker forgot the visor (the screen shows it
+        // deleted) and its pending draft. One toast; nothing of it is saved or kept again.
+        gone.current = true;
+        showToast(VISOR_GONE_MESSAGE, 'error');
+      }
     } finally {
       inFlight.current = false;
     }
+    if (gone.current) return;
     reconcile(latestServer.current);
     if (dirty() && draftRef.current !== failedDraft.current) schedule(retry ? RETRY_DELAY_MS : SAVE_DELAY_MS);
   }, [visorId, userId, editor, reconcile, schedule, persist]);
@@ -256,6 +273,7 @@ export function useVisorSections(visorId: string, userId: string | null, server:
   /** Changes the sections; the change is kept in Dexie at once and saved about a second later. */
   const change = useCallback(
     (update: Update) => {
+      if (gone.current) return;
       if (restoring.current) {
         queued.current.push(update);
         return;
