@@ -1,8 +1,11 @@
-// A chart's history as the tab gets it from the data worker (issue 19): each symbol's
-// candles from the worker's Dexie cache first (drawn at once, offline too, marked stale),
-// then from the server, and the state the chart says (loading, stale, current, offline).
+// A chart's history as the tab gets it (issue 19): each symbol's candles from the Dexie cache
+// first, read by the tab itself (drawn at once, offline too, marked stale, without waiting for a
+// new data worker to start: shared/chartCache.ts), then from the server through the data worker,
+// and the state the chart says (loading, stale, current, offline).
 import type { Candle } from '../lib/candles';
 import type { ChartInterval, ChartRange } from '../protocol/workspace';
+import { readCachedHistory } from '../shared/chartCache';
+import { db } from '../shared/db';
 import { toPlainError } from '../shared/errors';
 import { dataWorker } from './worker';
 
@@ -45,8 +48,7 @@ export function loadHistory(symbols: readonly string[], range: ChartRange, inter
   report();
 
   for (const symbol of symbols) {
-    void worker
-      .cachedChartHistory(symbol, range, interval)
+    void readCachedHistory(db.chartHistory, symbol, range, interval)
       .then((cached) => {
         if (!live || !cached || fresh.has(symbol)) return;
         cachedAt.set(symbol, cached.fetchedAt);

@@ -146,8 +146,6 @@ export interface DataWorkerApi {
   getQuote(symbol: string): Promise<Quote | null>;
 
   // ── Charts (issue 19) ───────────────────────────────────────────────────────────
-  /** The symbol's candles for the chart as last fetched (kept in Dexie), or null: drawn at once, marked stale. */
-  cachedChartHistory(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory | null>;
   /** The symbol's candles from the server (daily history, or the minutes of the last sessions gathered into the interval), kept. */
   chartHistory(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory>;
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createHttpClient } from '../shared/http';
 import { VisoresDb } from '../shared/db';
 import { fakeFetch, type FetchCall } from '../../tests/fakes/worker/fakes';
+import { readCachedHistory } from '../shared/chartCache';
 import { createChartHistory, MAX_CACHED_HISTORIES } from './chartHistory';
 
 const H = 3600;
@@ -66,22 +67,22 @@ describe('chart history in the worker', () => {
     expect(new Set(asked).size).toBe(asked.length);
   });
 
-  it('asks daily candles by the range and keeps them for the next time, offline too', async () => {
+  it('asks daily candles by the range and keeps them where the tab reads them next time, offline too', async () => {
     const { charts, rest, db } = setup(mondayUtc(15));
-    expect(await charts.cached('BYMA:AL30', '1M', '1d')).toBeNull();
+    expect(await readCachedHistory(db.chartHistory, 'BYMA:AL30', '1M', '1d')).toBeNull();
     const fetched = await charts.fetch('BYMA:AL30', '1M', '5m');
     expect(rest.calls.at(-1)!.body).toEqual({ symbol: 'BYMA:AL30', limit: 22 });
     expect(fetched.candles).toHaveLength(22);
     expect(fetched.candles[0]!.time).toBe(Date.UTC(2026, 9, 1) / 1000);
 
     const calls = rest.calls.length;
-    const cached = await charts.cached('BYMA:AL30', '1M', '1d');
+    const cached = await readCachedHistory(db.chartHistory, 'BYMA:AL30', '1M', '1d');
     expect(cached).toEqual(fetched);
     expect(rest.calls.length).toBe(calls);
 
     await charts.wipe();
     expect(await db.chartHistory.count()).toBe(0);
-    expect(await charts.cached('BYMA:AL30', '1M', '1d')).toBeNull();
+    expect(await readCachedHistory(db.chartHistory, 'BYMA:AL30', '1M', '1d')).toBeNull();
   });
 
   it('keeps the latest histories and forgets the oldest beyond the cap', async () => {
@@ -92,7 +93,7 @@ describe('chart history in the worker', () => {
     expect(await db.chartHistory.count()).toBe(MAX_CACHED_HISTORIES);
     expect(await db.chartHistory.get(['S0', 'daily:22'])).toBeUndefined();
     expect(await db.chartHistory.get(['S1', 'daily:22'])).toBeDefined();
-    expect(await charts.cached('BYMA:AL30', '1M', '1d')).not.toBeNull();
+    expect(await readCachedHistory(db.chartHistory, 'BYMA:AL30', '1M', '1d')).not.toBeNull();
   });
 
   it('shares one request between two charts of the same symbol and range', async () => {

@@ -1,31 +1,16 @@
 // Charts' history in the worker (issue 19): daily candles from POST
 // /visores/search/symbol/history, minute candles of the last sessions from POST /get_intradia,
-// kept in Dexie per symbol and request, and gathered into the chart's interval here, so a
-// tab gets the candles it draws. Before today has data (a weekend, just after midnight) the
+// kept in Dexie per symbol and request (which the tab reads itself first: shared/chartCache.ts),
+// and gathered into the chart's interval here, so a tab gets the candles it draws. Before today has data (a weekend, just after midnight) the
 // minutes walk back to the last days that have them.
-import {
-  aggregateCandles,
-  dayTime,
-  historyKey,
-  historyRequest,
-  MARKET_OFFSET_SECONDS,
-  marketDate,
-  marketSeconds,
-  effectiveInterval,
-  type Candle,
-  type HistoryRequest,
-} from '../lib/candles';
+import { dayTime, historyKey, historyRequest, MARKET_OFFSET_SECONDS, marketDate, marketSeconds, type Candle, type HistoryRequest } from '../lib/candles';
 import { HistoryResponse, IntradayResponse } from '../protocol/market';
 import type { ChartInterval, ChartRange } from '../protocol/workspace';
+import { shapeHistory, type ChartHistory } from '../shared/chartCache';
 import type { ChartHistoryRecord } from '../shared/db';
 import type { HttpClient } from '../shared/http';
 
-/** A symbol's candles at the chart's interval, oldest first, and when the server gave them. */
-export interface ChartHistory {
-  candles: Candle[];
-  /** Epoch ms of the server's answer they come from. */
-  fetchedAt: number;
-}
+export type { ChartHistory };
 
 /** The part of Dexie's chartHistory table used here. */
 export interface ChartHistoryTable {
@@ -113,18 +98,7 @@ export function createChartHistory(deps: ChartHistoryDeps) {
     return record;
   }
 
-  const shaped = (record: ChartHistoryRecord, range: ChartRange, interval: ChartInterval): ChartHistory => ({
-    candles: aggregateCandles(record.candles, effectiveInterval(range, interval)),
-    fetchedAt: record.fetchedAt,
-  });
-
   return {
-    /** What the cache holds for the chart, or null (never seen, or no database). */
-    async cached(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory | null> {
-      const record = await deps.table?.get([symbol, historyKey(historyRequest(range, interval))]).catch(() => undefined);
-      return record ? shaped(record, range, interval) : null;
-    },
-
     /** Asks the server, keeps the answer in the cache, and answers the chart's candles. */
     async fetch(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory> {
       const request = historyRequest(range, interval);
@@ -134,7 +108,7 @@ export function createChartHistory(deps: ChartHistoryDeps) {
         pending = fetchRecord(symbol, request).finally(() => inFlight.delete(id));
         inFlight.set(id, pending);
       }
-      return shaped(await pending, range, interval);
+      return shapeHistory(await pending, range, interval);
     },
 
     /** The logout: another user's charts must not draw from this one's cache. */

@@ -223,7 +223,6 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     getMarketStatus: async () => market.getMarketStatus(),
     getOfflineStatus: async () => offlineStatus(),
     getQuote: async (symbol) => market.getQuote(symbol),
-    cachedChartHistory: (symbol, range, interval) => charts.cached(symbol, range, interval),
     chartHistory: (symbol, range, interval) => charts.fetch(symbol, range, interval),
     catalogue: () => catalogue.get(),
     waitForSymbols: (symbols, timeoutMs) => market.waitForSymbols(symbols, timeoutMs),
