@@ -105,6 +105,14 @@ test('a visor opened once is read offline after a reload from the service worker
   await expect(rows.and(page.locator('[data-stale="false"]'))).toHaveCount(0);
   const spot = rows.first();
   await expect(spot.locator('.vs-row__note')).toHaveText(/^último \d\d:\d\d(:\d\d)?$/);
+  // Each row's time is whole, under its symbol (beside it, the note was cut to «últ…» in this board).
+  const cut = await rows.evaluateAll((list) =>
+    list.flatMap((row) => {
+      const note = row.querySelector<HTMLElement>('.vs-row__note')!;
+      return note.scrollWidth > note.clientWidth ? [`${row.getAttribute('data-symbol')}: ${note.textContent}`] : [];
+    }),
+  );
+  expect(cut).toEqual([]);
   await expect(spot.getByRole('cell').nth(2)).toHaveText(/\d,\d/);
   // The chart's cached history, with its stale label.
   await expect(chart).toHaveAttribute('data-state', 'offline', { timeout: 15_000 });

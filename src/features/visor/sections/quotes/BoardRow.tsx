@@ -127,7 +127,7 @@ export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, mar
           )}
           {label}
         </span>
-        <span className="vs-row__note" ref={noteRef}>
+        <span className="vs-row__note" ref={noteRef} hidden>
           {' '}
         </span>
       </span>

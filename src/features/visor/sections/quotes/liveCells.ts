@@ -64,6 +64,8 @@ export function liveCells(
       stale = nextStale;
       if (nextNote !== shownNote) {
         noteText.nodeValue = nextNote;
+        // A row without a note shows its name alone, in the middle of the row.
+        note.hidden = nextNote.trim() === '';
         note.title = nextStale && nextNote ? `No está en vivo (${nextNote})` : nextNote;
         shownNote = nextNote;
       }
