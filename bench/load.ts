@@ -288,6 +288,8 @@ interface Loads {
   warmThroughWorker: boolean;
   /** null: no service worker controlled the page, so there is nothing to open offline. */
   offline: number | null | 'failed';
+  /** Where the offline load's time went, when it showed the content. */
+  offlineSteps: Steps | null;
   visorScripts: Script[];
 }
 
@@ -300,9 +302,8 @@ interface Steps {
   /** The document's own scripts (the entry and its static imports) ran. */
   domContentLoaded: number;
 }
-const lastSteps = { offline: null as Steps | null };
 
-/** ms from navigation start to the visor's content, read from the probe's mark. */
+/** ms from navigation start to the visor's content, read from the probe's mark; `steps` is told where the time went. */
 async function loadToContent(page: Page, url: string, steps?: (steps: Steps) => void): Promise<number> {
   await page.goto(url, { waitUntil: 'commit' });
   const handle = await page.waitForFunction((mark) => (window as unknown as Record<string, number | undefined>)[mark] ?? false, CONTENT_MARK, {
@@ -357,14 +358,15 @@ async function visorLoads(browser: Browser, proxy: NetProxy, demo: Demo, tracePa
     const warm = await loadToContent(page, url);
     const warmThroughWorker = await page.evaluate(() => navigator.serviceWorker?.controller != null);
     let offline: Loads['offline'] = null;
+    let offlineSteps: Steps | null = null;
     if (warmThroughWorker) {
       proxy.down();
       if (tracePath) await browser.startTracing(page, { path: tracePath, screenshots: true });
-      offline = await loadToContent(page, url, (steps) => (lastSteps.offline = steps)).catch(() => 'failed' as const);
+      offline = await loadToContent(page, url, (steps) => (offlineSteps = steps)).catch(() => 'failed' as const);
       if (tracePath) await browser.stopTracing();
       proxy.up();
     }
-    return { cold, warm, warmThroughWorker, offline, visorScripts };
+    return { cold, warm, warmThroughWorker, offline, offlineSteps, visorScripts };
   } finally {
     await context.close();
     proxy.up();
@@ -477,11 +479,10 @@ async function main(): Promise<void> {
           for (const { audit, value } of result.costs) costs.set(`${page} ${audit}`, [...(costs.get(`${page} ${audit}`) ?? []), value || '—']);
         }
       }
-      const offlineSteps = lastSteps.offline;
-      lastSteps.offline = null;
+      const steps = loads.offlineSteps;
       const offlineText =
         typeof loads.offline === 'number'
-          ? `${ms(loads.offline)}${offlineSteps ? ` (service worker running ${ms(offlineSteps.workerStart)}, HTML ${ms(offlineSteps.html)}, DOMContentLoaded ${ms(offlineSteps.domContentLoaded)})` : ''}`
+          ? `${ms(loads.offline)}${steps ? ` (service worker running ${ms(steps.workerStart)}, HTML ${ms(steps.html)}, DOMContentLoaded ${ms(steps.domContentLoaded)})` : ''}`
           : (loads.offline ?? 'unavailable');
       const lighthouseText = lh
         ? `; Lighthouse sign-in ${lh.signIn.performance}/${lh.signIn.accessibility}, visor ${lh.visor.performance}/${lh.visor.accessibility}`
