@@ -58,12 +58,15 @@ test('an autosave of a visor deleted on another device: the deleted state, one t
   await page.addInitScript(() => {
     delete (window as { SharedWorker?: unknown }).SharedWorker;
   });
+  // The page's timers on a clock the test can move on (time flows as usual until it does).
+  await page.clock.install();
   const saves: string[] = [];
   page.on('request', (sent) => {
     if (sent.method() === 'PUT' && new URL(sent.url()).pathname.endsWith('/update_secciones')) saves.push(sent.url());
   });
   const account = await newUser(request, 'gone');
   const visorId = await seedVisor(request, account, 'Se borra lejos');
+  const other = await seedVisor(request, account, 'Otro');
   const device = await asAnotherDevice(request, account);
   await device.favourite(visorId);
   await signIn(page, account);
@@ -83,9 +86,14 @@ test('an autosave of a visor deleted on another device: the deleted state, one t
   await expect(page.getByText(VISOR_GONE_MESSAGE)).toBeVisible();
   await expect(row(workspaceTree(page), 'Se borra lejos')).toHaveCount(0);
   await expect(row(favouritesSection(page), 'Se borra lejos')).toHaveCount(0);
-  // A save tried again would leave at most RETRY_DELAY_MS (5 s, useVisorSections.ts) after the
-  // refusal; the module is the tab's (React), not importable here.
-  await page.waitForTimeout(6000);
+  // A save tried again would leave at most RETRY_DELAY_MS (5 s, useVisorSections.ts; the module is
+  // the tab's, not importable here) after the refusal: the page's clock goes past it at once. Then
+  // a write that queues behind any such save in the worker (its calls run one at a time, in
+  // order): once that write's request is out, a save sent again would have left before it.
+  await page.clock.runFor(6000);
+  const favourite = page.waitForRequest((sent) => sent.method() === 'PUT' && new URL(sent.url()).pathname.endsWith(`/${other}/fav`));
+  await rowAction(workspaceTree(page), 'Otro', 'Agregar a Favoritos');
+  await favourite;
   expect(saves).toHaveLength(1);
   expect(await toasts()).toBe(1);
   await expect(deletedState(page)).toBeVisible();
