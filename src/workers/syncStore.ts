@@ -4,8 +4,8 @@
 // rule of its own. Each write is one transaction that first checks that the user it was
 // read for is still the one signed in.
 import type { VisoresDb } from '../shared/db';
-import { favouriteFolders, mapVisorLeaves } from '../lib/folderTree';
-import { isFolderNode, isOwnVisor, type FolderNode, type ReadVisor, type TreeNode, type Visor, type WorkspaceState } from '../protocol/workspace';
+import { favouriteFolders, removeNode } from '../lib/folderTree';
+import { isOwnVisor, type FolderNode, type ReadVisor, type Visor, type WorkspaceState } from '../protocol/workspace';
 
 /** What a write changed beside the workspace state, stored in the same transaction. */
 export interface WorkspaceRows {
@@ -22,11 +22,6 @@ export interface SyncStoreDeps {
   now: () => number;
   /** Throws when `userId` is no longer the one signed in: an answer on its way after a logout writes nothing. */
   stillSignedIn: (userId: string) => void;
-}
-
-/** Whether the tree holds the visor's leaf. */
-function hasLeaf(nodes: readonly TreeNode[], visorId: string): boolean {
-  return nodes.some((node) => (isFolderNode(node) ? hasLeaf(node.sub, visorId) : node.visor_id === visorId));
 }
 
 export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
@@ -81,11 +76,11 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
         await db.visorDrafts.delete([userId, visorId]);
         const tree = await db.folderTrees.get(userId);
         let folders: FolderNode[] | null = null;
-        if (tree && hasLeaf(tree.nodes, visorId)) {
+        const left = tree ? removeNode(tree.nodes, { kind: 'visor', id: visorId }) : null;
+        if (tree && left) {
           // The version stays the one read: the next tree save meets a 412 and reads the server's.
-          const nodes = mapVisorLeaves(tree.nodes, (leaf) => (leaf.visor_id === visorId ? null : leaf));
-          await db.folderTrees.put({ ...tree, nodes });
-          folders = favouriteFolders(nodes);
+          await db.folderTrees.put({ ...tree, nodes: left.nodes });
+          folders = favouriteFolders(left.nodes);
         }
         const favourites = await db.favourites.get(userId);
         if (favourites) {
