@@ -6,7 +6,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { DEMO, signIn } from './helpers';
 import type { NetProxy } from './netProxy';
 import type { OwnServer } from './ownServer';
-import { startProxiedServer, type ProxiedServer } from './proxiedServer';
+import { serverRequest, startProxiedServer, type ProxiedServer } from './proxiedServer';
 import { section } from './visorHelpers';
 import { row, rowAction, workspaceTree } from './workspaceHelpers';
 
@@ -31,16 +31,7 @@ test.afterAll(async () => {
 });
 
 /** The server's API, directly (never through the proxy). */
-async function api(method: string, path: string, body?: unknown, as: string | null = token): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(as ? { authorization: `Bearer ${as}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  expect(response.ok, `${method} ${path}: ${text}`).toBe(true);
-  return JSON.parse(text) as Record<string, unknown>;
-}
+const api = (method: string, path: string, body?: unknown, as: string | null = token) => serverRequest(server.url, method, path, body, as);
 
 interface TreeRead {
   data: { folder_id?: string; visor_id?: string; name: string; sub?: unknown[] }[];

@@ -7,7 +7,7 @@
 import { expect, test } from '@playwright/test';
 import { DEMO, signIn } from './helpers';
 import type { OwnServer } from './ownServer';
-import { startProxiedServer, type ProxiedServer } from './proxiedServer';
+import { serverRequest, startProxiedServer, type ProxiedServer } from './proxiedServer';
 
 let network: ProxiedServer<OwnServer>;
 
@@ -20,16 +20,7 @@ test.afterAll(async () => {
 });
 
 /** The server's API, directly (never through the proxy). */
-async function api(method: string, path: string, body: unknown, token: string | null): Promise<Record<string, unknown>> {
-  const response = await fetch(`${network.server.url}${path}`, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await response.text();
-  expect(response.ok, `${method} ${path}: ${text}`).toBe(true);
-  return JSON.parse(text) as Record<string, unknown>;
-}
+const api = (method: string, path: string, body: unknown, token: string | null) => serverRequest(network.server.url, method, path, body, token);
 
 test('a proxy’s 502 for the favourite’s write: never “Sin conexión”, told once that the server fails, and the write lands when the proxy lets it through', async ({
   browser,
