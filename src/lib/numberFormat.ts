@@ -28,3 +28,23 @@ export function formatMarketTime(epochMs: number, withSeconds = true): string {
   const time = `${two(local.getUTCHours())}:${two(local.getUTCMinutes())}`;
   return withSeconds ? `${time}:${two(local.getUTCSeconds())}` : time;
 }
+
+const MARKET_OFFSET_MS = 3 * 60 * 60 * 1000;
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+/** `27/11/2026`: the date of an epoch-ms instant in Buenos Aires, the market's day (not the browser's). */
+export function formatMarketDate(epochMs: number): string {
+  const local = new Date(epochMs - MARKET_OFFSET_MS);
+  return `${twoDigits(local.getUTCDate())}/${twoDigits(local.getUTCMonth() + 1)}/${local.getUTCFullYear()}`;
+}
+
+/** `27/11/2026 14:02`: date and time of an epoch-ms instant in Buenos Aires. */
+export function formatMarketDateTime(epochMs: number, withSeconds = false): string {
+  return `${formatMarketDate(epochMs)} ${formatMarketTime(epochMs, withSeconds)}`;
+}
+
+/** `20261130` (an exchange date, YYYYMMDD) → `30/11/2026`; the text itself when it is not one. */
+export function formatExchangeDate(yyyymmdd: string): string {
+  const match = /^(\d{4})(\d{2})(\d{2})$/.exec(yyyymmdd);
+  return match ? `${match[3]}/${match[2]}/${match[1]}` : yyyymmdd;
+}

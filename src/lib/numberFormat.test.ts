@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { formatExchangeDate, formatMarketDate, formatMarketDateTime, formatMarketTime } from './numberFormat';
+
+describe('market dates', () => {
+  // 2026-11-28 01:30 UTC is still the 27th in Buenos Aires (UTC−3).
+  const lateFriday = Date.UTC(2026, 10, 28, 1, 30, 5);
+
+  it('writes the day where the market is, not where the browser is', () => {
+    expect(formatMarketDate(lateFriday)).toBe('27/11/2026');
+    expect(formatMarketDate(Date.UTC(2026, 10, 28, 3, 0))).toBe('28/11/2026');
+  });
+
+  it('writes date and time in market time', () => {
+    expect(formatMarketTime(lateFriday)).toBe('22:30:05');
+    expect(formatMarketDateTime(lateFriday)).toBe('27/11/2026 22:30');
+    expect(formatMarketDateTime(lateFriday, true)).toBe('27/11/2026 22:30:05');
+  });
+
+  it('writes an exchange date (YYYYMMDD) as day/month/year', () => {
+    expect(formatExchangeDate('20261130')).toBe('30/11/2026');
+    expect(formatExchangeDate('soon')).toBe('soon');
+  });
+});
