@@ -2,6 +2,7 @@
 // table lists the same names; keep the two in step.
 import path from 'node:path';
 import type { SimulatorSettings } from './market/simulator.js';
+import { DEFAULT_SESSIONS, MARKET_NAMES, parseSessionHours, type MarketName, type SessionHours } from './market/calendar.js';
 import { DEFAULT_COST, type ScryptCost } from './auth/password.js';
 import { parseBrokerUrls } from './broker/brokerUrl.js';
 
@@ -71,6 +72,13 @@ export interface Config {
   primary: { url: string; username: string; password: string } | null;
   /** The market simulator (default feed); ticksPerSecond is each feed's. */
   simulator: SimulatorSettings;
+  /**
+   * The markets' calendar: each market's session hours (Buenos Aires), and whether the
+   * simulator keeps to them ('real': closed outside the session, last prices hold) or keeps
+   * prices moving at any hour ('demo', the default) while history still has only the sessions
+   * of trading days.
+   */
+  market: { sessions: Record<MarketName, SessionHours>; simCalendar: 'demo' | 'real' };
 }
 
 function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -106,6 +114,25 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
 function text(env: Env, name: string): string | null {
   const raw = env[name]?.trim();
   return raw ? raw : null;
+}
+
+function sessions(env: Env): Record<MarketName, SessionHours> {
+  const hours = { ...DEFAULT_SESSIONS };
+  for (const market of MARKET_NAMES) {
+    const name = `SESSION_${market.toUpperCase()}`;
+    const raw = text(env, name);
+    if (raw == null) continue;
+    const parsed = parseSessionHours(raw);
+    if (!parsed) throw new Error(`Setting ${name} must be a session such as 10:00-17:00 (Buenos Aires time), got "${raw}"`);
+    hours[market] = parsed;
+  }
+  return hours;
+}
+
+function simCalendar(env: Env): 'demo' | 'real' {
+  const raw = text(env, 'SIM_CALENDAR')?.toLowerCase() ?? 'demo';
+  if (raw !== 'demo' && raw !== 'real') throw new Error(`Setting SIM_CALENDAR must be demo or real, got "${env.SIM_CALENDAR}"`);
+  return raw;
 }
 
 function primarySettings(env: Env): Config['primary'] {
@@ -197,5 +224,6 @@ export function loadConfig(env: Env = process.env): Config {
       mep: decimal(env, 'SIM_MEP', 1480, 1, 1e7),
       ccl: decimal(env, 'SIM_CCL', 1510, 1, 1e7),
     },
+    market: { sessions: sessions(env), simCalendar: simCalendar(env) },
   };
 }

@@ -3,6 +3,7 @@
 // futures months roll forward. Each carries the simulator's reference price.
 import { addMonths, lastBusinessDay, monthCode, yyyymmdd, type YearMonth } from '../../src/lib/calendar.js';
 import type { FeedName, InstrumentKind } from '../../src/protocol/market.js';
+import type { MarketName } from './calendar.js';
 import { instrumentKindOfCfi } from './primary/cfi.js';
 import { priceDecimals } from './primary/normalize.js';
 import type { PrimaryInstrumentDetail } from './primary/types.js';
@@ -124,6 +125,12 @@ export const REFERENCE_PRICES = {
   merval: 2_800_000,
   rfx20: 140_000,
 } as const;
+
+/** The market whose hours an instrument keeps: the A3500 reference, BYMA's lines and index, or A3 Mercados (ROFEX). */
+export function marketOf(instrument: Pick<Instrument, 'kind' | 'feed'>): MarketName {
+  if (instrument.kind === 'spot') return 'a3500';
+  return instrument.feed === 'tv' ? 'byma' : 'rofex';
+}
 
 function tickFor(price: number): number {
   if (price < 100) return 0.01;

@@ -11,6 +11,7 @@ import type { Config } from '../config.js';
 import { createLocalCluster, type Cluster, type ClusterAnswer } from '../cluster.js';
 import type { FeedName } from '../../src/protocol/market.js';
 import type { Instrument } from './catalogue.js';
+import { createTradingCalendar } from './calendar.js';
 import { createFeeds, FEED_NAMES, type FeedStatus } from './feeds.js';
 import { createFeedLock } from './feedLock.js';
 import { createMarketHub, type Hub } from './hub.js';
@@ -94,6 +95,7 @@ export function createMarketService(
   const onRedisError = (error: Error) => log.warn({ err: error }, 'redis');
   const redisHub = config.redisUrl ? createRedisHub(config.redisUrl, config.redisPrefix, onRedisError) : null;
   const hub: Hub = redisHub ?? createMarketHub();
+  const calendar = createTradingCalendar(config.market.sessions);
   const { ticksPerSecond, ...simulator } = config.simulator;
   const feeds = createFeeds({ hub, simulator, ticksPerSecond, now, primary: config.primary, log });
   const locks = new Map<FeedName, ReturnType<typeof createFeedLock>>();
@@ -218,6 +220,8 @@ export function createMarketService(
     clients,
     feeds,
     catalogue: feeds.catalogue,
+    /** Trading days and each market's session hours. */
+    calendar,
     /** Runs the feeds: here, or (with Redis) in whichever process holds each feed's lock. */
     start(): void {
       // Every process keeps its list of contracts current, whether it runs a feed or not.
