@@ -1,7 +1,6 @@
 // Market REST (issue 4): search, formula symbols, expirations, history, instruments, and the
 // admin's feed controls.
 import type { FastifyInstance } from 'fastify';
-import { parseIsoDate, yyyymmdd } from '../../src/lib/calendar.js';
 import { parseFormula } from '../../src/lib/formula.js';
 import {
   ExpirationRequest,
@@ -13,7 +12,7 @@ import {
   type SearchResponse,
 } from '../../src/protocol/market.js';
 import { searchInstruments, type Instrument } from '../market/catalogue.js';
-import { dailyCandles, intradayCandles } from '../market/history.js';
+import { dayOfIso, isoOfDay } from '../market/calendar.js';
 import { FEED_NAMES } from '../market/feeds.js';
 import { requireAdmin } from './admin.js';
 import type { AppContext } from '../context.js';
@@ -41,16 +40,13 @@ function primaryFields(instrument: Instrument) {
 
 export function marketRoutes(ctx: AppContext) {
   const { catalogue, feeds } = ctx.market;
-  const seed = ctx.config.simulator.seed;
+  const { model } = feeds;
 
   const resolve = (symbol: string): Instrument => {
     const instrument = catalogue.resolve(symbol);
     if (!instrument) throw new NotFoundError(unknownSymbol(symbol));
     return instrument;
   };
-  const lastPrice = (instrument: Instrument): number =>
-    feeds.lastPrice(instrument.instrumentId.symbol) ?? catalogue.referencePrice.get(instrument.instrumentId.symbol)!;
-
   return async (app: FastifyInstance) => {
     app.post('/visores/search', async (request) => {
       const { symbol } = parseBody(SearchRequest, request.body);
@@ -84,9 +80,11 @@ export function marketRoutes(ctx: AppContext) {
 
     app.post('/get_intradia', async (request) => {
       const { symbol, date } = parseBody(IntradayRequest, request.body);
-      if (!parseIsoDate(date)) throw new InvalidError(`La fecha ${date} no es válida: use AAAA-MM-DD`);
+      const day = dayOfIso(date);
+      if (day == null) throw new InvalidError(`La fecha ${date} no es válida: use AAAA-MM-DD`);
       const instrument = resolve(symbol);
-      const candles = intradayCandles(instrument.instrumentId.symbol, date, lastPrice(instrument), instrument.minPriceIncrement, ctx.now(), seed) ?? [];
+      // The session's minutes of a trading day (a Buenos Aires date), up to now; none on other days.
+      const candles = model.minuteCandles(instrument, day, ctx.now());
       // time: epoch seconds of the minute, as charting libraries take it.
       return { status: 'success', data: candles.map((c) => ({ ...c, time: Math.floor(c.time / 1000) })) };
     });
@@ -94,12 +92,10 @@ export function marketRoutes(ctx: AppContext) {
     app.post('/visores/search/symbol/history', async (request) => {
       const { symbol, limit } = parseBody(HistoryRequest, request.body);
       const instrument = resolve(symbol);
-      const candles = dailyCandles(instrument.instrumentId.symbol, limit, lastPrice(instrument), instrument.minPriceIncrement, ctx.now(), seed);
+      // Ten years of sessions take a while the first time: other requests are served meanwhile.
+      const candles = await model.dailyCandlesYielding(instrument, limit, ctx.now());
       // time: the session day, YYYY-MM-DD.
-      const data = candles.map((c) => {
-        const day = yyyymmdd(new Date(c.time));
-        return { ...c, time: `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}` };
-      });
+      const data = candles.map(({ day, time: _time, ...candle }) => ({ time: isoOfDay(day), ...candle }));
       return { status: 'success', data };
     });
 

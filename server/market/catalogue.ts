@@ -1,9 +1,9 @@
 // The instruments Visores knows, in the Primary API's symbology and fields
 // (reference/argentine-market.md, reference/primary-api.md). Built for a given day, so the
 // futures months roll forward. Each carries the simulator's reference price.
-import { addMonths, lastBusinessDay, monthCode, yyyymmdd, type YearMonth } from '../../src/lib/calendar.js';
+import { addMonths, monthCode, yyyymmdd, type YearMonth } from '../../src/lib/calendar.js';
 import type { FeedName, InstrumentKind } from '../../src/protocol/market.js';
-import type { MarketName } from './calendar.js';
+import { createTradingCalendar, DAY_MS, type MarketName, type TradingCalendar } from './calendar.js';
 import { instrumentKindOfCfi } from './primary/cfi.js';
 import { priceDecimals } from './primary/normalize.js';
 import type { PrimaryInstrumentDetail } from './primary/types.js';
@@ -201,13 +201,17 @@ export class Catalogue {
   }
 }
 
-export function buildCatalogue(today: Date, settings: CatalogueSettings): Catalogue {
+const defaultCalendar = createTradingCalendar();
+
+export function buildCatalogue(today: Date, settings: CatalogueSettings, calendar: TradingCalendar = defaultCalendar): Catalogue {
   const catalogue = new Catalogue();
   const thisMonth: YearMonth = { year: today.getUTCFullYear(), month: today.getUTCMonth() };
+  /** A monthly contract expires on the month's last trading day (the exchange's calendar). */
+  const expiryOf = ({ year, month }: YearMonth) => new Date(calendar.lastTradingDayOfMonth(year, month) * DAY_MS);
   // A future of this month that already expired is gone; the curve starts at the next one.
   // It still trades on its expiry day, so compare days, not instants.
   const startOfToday = Date.UTC(thisMonth.year, thisMonth.month, today.getUTCDate());
-  const firstMonth = lastBusinessDay(thisMonth).getTime() < startOfToday ? addMonths(thisMonth, 1) : thisMonth;
+  const firstMonth = expiryOf(thisMonth).getTime() < startOfToday ? addMonths(thisMonth, 1) : thisMonth;
   const rofexAliases = (symbol: string) => [`ROFEX:${symbol}`, `ROFX:${symbol}`];
 
   catalogue.add(
@@ -246,7 +250,7 @@ export function buildCatalogue(today: Date, settings: CatalogueSettings): Catalo
         minPriceIncrement: options.tick,
         contractMultiplier: options.multiplier,
         instrumentPricePrecision: decimals(options.tick),
-        maturityDate: yyyymmdd(lastBusinessDay(month)),
+        maturityDate: yyyymmdd(expiryOf(month)),
         kind: 'future',
         feed: 'rofex',
         product,

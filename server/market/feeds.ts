@@ -4,8 +4,10 @@
 import { yyyymmdd } from '../../src/lib/calendar.js';
 import type { MarketUpdate } from '../../src/protocol/market.js';
 import { FeedName } from '../../src/protocol/market.js';
+import { createTradingCalendar, DAY_MS, marketDayOf, type TradingCalendar } from './calendar.js';
 import { buildCatalogue, type Catalogue, type Instrument } from './catalogue.js';
 import type { Hub } from './hub.js';
+import { createMarketModel, type MarketModel } from './model/market.js';
 import { createSimulator, type Simulator, type SimulatorSettings } from './simulator.js';
 import { createPrimaryFeed, type PrimaryFeed, type PrimarySettings } from './primaryFeed.js';
 
@@ -88,10 +90,18 @@ export function createFeeds(options: {
   now: () => number;
   /** When set, the rofex feed is the real exchange instead of the simulator. */
   primary?: PrimarySettings | null;
+  /** Trading days and session hours (the default hours when not given). */
+  calendar?: TradingCalendar;
+  /** 'demo' (default): the simulator trades at any hour; 'real': only in each market's session. */
+  simCalendar?: 'demo' | 'real';
   log?: { warn(obj: unknown, msg: string): void; info?(msg: string): void };
 }) {
   const { hub, now } = options;
-  const catalogue: Catalogue = buildCatalogue(new Date(now()), options.simulator);
+  const calendar = options.calendar ?? createTradingCalendar();
+  /** Today where the market is, as the UTC midnight of that date (the catalogue's days). */
+  const marketToday = () => new Date(marketDayOf(now()) * DAY_MS);
+  const catalogue: Catalogue = buildCatalogue(marketToday(), options.simulator, calendar);
+  const model: MarketModel = createMarketModel(catalogue, calendar, options.simulator);
   const feeds = new Map<FeedName, { simulator: Simulator; meter: ReturnType<typeof createRateMeter>; instruments: Instrument[] }>();
   /** Counts an update on the feed's meter and hands it to the hub. */
   const publisher = (meter: ReturnType<typeof createRateMeter>) => (update: MarketUpdate) => {
@@ -101,12 +111,15 @@ export function createFeeds(options: {
 
   for (const [index, name] of FEED_NAMES.entries()) {
     const instruments = catalogue.instruments.filter((instrument) => instrument.feed === name);
-    const simulator = createSimulator(
+    const simulator = createSimulator({
       catalogue,
+      model,
       instruments,
-      { ...options.simulator, seed: options.simulator.seed + index, ticksPerSecond: options.ticksPerSecond },
+      ticksPerSecond: options.ticksPerSecond,
+      calendar: options.simCalendar ?? 'demo',
+      seed: options.simulator.seed + index,
       now,
-    );
+    });
     const meter = createRateMeter(now);
     simulator.onUpdate(publisher(meter));
     feeds.set(name, { simulator, meter, instruments });
@@ -123,8 +136,8 @@ export function createFeeds(options: {
     return states.get(name)!;
   };
 
-  /** The day (UTC, YYYYMMDD) the list of contracts is for. */
-  let listedFor = yyyymmdd(new Date(now()));
+  /** The market's day (YYYYMMDD) the list of contracts is for. */
+  let listedFor = yyyymmdd(marketToday());
   let rollTimer: NodeJS.Timeout | null = null;
 
   /**
@@ -134,11 +147,11 @@ export function createFeeds(options: {
    * same contracts, in every process.
    */
   function roll(): void {
-    const today = new Date(now());
+    const today = marketToday();
     const day = yyyymmdd(today);
     if (day === listedFor) return;
     listedFor = day;
-    const fresh = buildCatalogue(today, options.simulator);
+    const fresh = buildCatalogue(today, options.simulator, calendar);
     // A contract still trades on its expiry day.
     const expired = catalogue.instruments.filter((instrument) => instrument.maturityDate != null && instrument.maturityDate < day);
     const listed = fresh.instruments.filter((instrument) => !catalogue.resolve(instrument.instrumentId.symbol));
@@ -193,6 +206,9 @@ export function createFeeds(options: {
 
   return {
     catalogue,
+    /** The simulated market: its history, sessions and prices at any instant. */
+    model,
+    calendar,
     isFeed(name: string): name is FeedName {
       return (FEED_NAMES as string[]).includes(name);
     },

@@ -97,7 +97,7 @@ export function createMarketService(
   const hub: Hub = redisHub ?? createMarketHub();
   const calendar = createTradingCalendar(config.market.sessions);
   const { ticksPerSecond, ...simulator } = config.simulator;
-  const feeds = createFeeds({ hub, simulator, ticksPerSecond, now, primary: config.primary, log });
+  const feeds = createFeeds({ hub, simulator, ticksPerSecond, now, primary: config.primary, log, calendar, simCalendar: config.market.simCalendar });
   const locks = new Map<FeedName, ReturnType<typeof createFeedLock>>();
   /** Connected market sockets, each telling who opened it and what it watches. */
   const clients = new Set<MarketSocketInfo>();

@@ -4,7 +4,8 @@
 //
 // SQLite only: the broker keeps sessions, watches and paper accounts in memory; the database
 // only serves sign-in. The harness clock is frozen, so the simulator makes no ticks by itself:
-// tests move the market with feeds.advance() and make fills with broker.tradeAll(). The
+// tests publish updates with feeds.advance(), move prices by moving the clock (the market
+// trades with time), and make fills with broker.tradeAll(). The
 // broker's own one-second timer still revalues watched accounts and fills now and then at
 // random, so assertions hold whatever it does: they look at what changed, not how often.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -301,7 +302,7 @@ describe('paper broker over HTTP on sqlite', () => {
       const futures = snapshot.positions.filter((position) => market().catalogue.resolve(position.symbol)!.kind === 'future');
       expect(futures.length).toBeGreaterThan(0);
 
-      // Only feeds.advance() moves prices, so the prices read now are the ones the snapshot used.
+      // The clock is frozen, so the prices read now are the ones the snapshot used.
       for (const position of snapshot.positions) {
         const last = market().feeds.lastPrice(position.symbol);
         expect(last, position.symbol).not.toBeNull();
@@ -311,11 +312,12 @@ describe('paper broker over HTTP on sqlite', () => {
         expect(Math.abs(position.totalDailyDiff - expected.totalDailyDiff), `${position.symbol} totalDailyDiff`).toBeLessThanOrEqual(0.011);
       }
 
-      // Move the market until the future's last price changes; its totalDiff and the etag follow.
+      // Move the market (its trades come with time) until the future's last price changes; its totalDiff and the etag follow.
       const future = futures.find((position) => position.buySize !== position.sellSize)!;
       const before = market().feeds.lastPrice(future.symbol)!;
       let moved = before;
       for (let round = 0; round < 100 && moved === before; round++) {
+        server.clock.advance(60_000);
         market().feeds.advance('rofex', 500);
         moved = market().feeds.lastPrice(future.symbol)!;
       }

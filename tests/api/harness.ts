@@ -113,8 +113,12 @@ async function prepareDatabase(target: DatabaseTarget, dataDir: string): Promise
 /** scrypt cost of the passwords of the servers this harness starts. */
 export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 };
 
-/** Builds and starts a server; `overrides` replace settings after they are read from the env. */
-export async function startServer(target: DatabaseTarget, overrides: Partial<Config> = {}): Promise<TestServer> {
+/**
+ * Builds and starts a server; `overrides` replace settings after they are read from the env.
+ * `options.now` starts its clock at that instant instead of the real now (a known trading day,
+ * weekend or holiday of the market's calendar).
+ */
+export async function startServer(target: DatabaseTarget, overrides: Partial<Config> = {}, options: { now?: number } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'visores-api-'));
   const removeDataDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
   let database: PreparedDatabase;
@@ -125,7 +129,7 @@ export async function startServer(target: DatabaseTarget, overrides: Partial<Con
     throw error;
   }
 
-  const clock = createClock();
+  const clock = createClock(options.now);
   const config: Config = {
     ...loadConfig({
       DATA_DIR: dataDir,

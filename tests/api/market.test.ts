@@ -2,8 +2,9 @@
 // the Primary instrument list, and the admin's feed controls.
 //
 // SQLite only: the market lives in memory and touches the database only to sign in, so the
-// PostgreSQL variant would test nothing more. The harness clock is frozen, so the
-// simulator's timer makes no ticks by itself; tests move the market with feeds.advance().
+// PostgreSQL variant would test nothing more. The harness clock is frozen (and set to known
+// days of the market's calendar where a test needs one), so the simulator's timer makes no
+// ticks by itself; tests move the market with feeds.advance() and the clock.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ExpirationResponse,
@@ -14,6 +15,7 @@ import {
   InstrumentsResponse,
   IntradayResponse,
   SearchResponse,
+  type DailyCandle,
   type IntradayCandle,
   type PrimaryInstrument,
 } from '../../src/protocol/market.js';
@@ -22,30 +24,14 @@ import { startServer } from './harness.js';
 import { ADMIN, api, authenticate, expectBody, expectErrorResponse, nextMessage, openSocket, sendJson, session, type Session } from './helpers.js';
 
 const SQLITE = { name: 'sqlite' } as const;
-const DAY_MS = 24 * 60 * 60 * 1000;
-const SPANISH_MONTHS = ['ENE', 'FEB', 'MAR', 'ABR', 'MAY', 'JUN', 'JUL', 'AGO', 'SEP', 'OCT', 'NOV', 'DIC'];
-
-const isWeekday = (ms: number) => ![0, 6].includes(new Date(ms).getUTCDay());
-const startOfUtcDay = (ms: number) => ms - (ms % DAY_MS);
-/** The market's day of an instant: its date in Buenos Aires (UTC−3), at 00:00 UTC. */
-const marketDay = (ms: number) => startOfUtcDay(ms - 3 * 60 * 60_000);
-const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const compactDay = (ms: number) => isoDay(ms).replaceAll('-', '');
-/** The latest market day before `ms`'s whose weekday satisfies `accept`. */
-function dayBefore(ms: number, accept: (ms: number) => boolean): number {
-  let day = marketDay(ms) - DAY_MS;
-  while (!accept(day)) day -= DAY_MS;
-  return day;
-}
-
-/** `DIC26` → YYYYMMDD of the last Monday–Friday of December 2026, computed here on its own. */
-function lastWeekdayOf(code: string): string {
-  const month = SPANISH_MONTHS.indexOf(code.slice(0, 3));
-  expect(month, code).toBeGreaterThanOrEqual(0);
-  let day = Date.UTC(2000 + Number(code.slice(3)), month + 1, 0);
-  while (!isWeekday(day)) day -= DAY_MS;
-  return compactDay(day);
-}
+const MINUTE_MS = 60_000;
+const HOUR_MS = 60 * MINUTE_MS;
+/** Epoch ms of a Buenos Aires wall-clock time (UTC−3 all year). */
+const ba = (date: string, hhmm: string) => Date.parse(`${date}T${hhmm}:00-03:00`);
+/** Friday 27 November 2026, 14:30 in Buenos Aires: both markets open. The Monday before was a holiday. */
+const FRIDAY = ba('2026-11-27', '14:30');
+/** The calendar around it: weekends, Monday 23 November (Soberanía Nacional) and Friday 6 November (the bank employees' day) do not trade. */
+const TRADING_DAYS = ['2026-11-18', '2026-11-19', '2026-11-20', '2026-11-24', '2026-11-25', '2026-11-26', '2026-11-27'];
 
 function expectCoherentCandle(candle: Omit<IntradayCandle, 'time'>): void {
   expect(candle.low, JSON.stringify(candle)).toBeLessThanOrEqual(Math.min(candle.open, candle.close));
@@ -61,20 +47,40 @@ function dollarFutures(instruments: PrimaryInstrument[]): PrimaryInstrument[] {
     .sort((a, b) => a.maturityDate!.localeCompare(b.maturityDate!));
 }
 
+/**
+ * The expiries of the twelve dollar futures listed on 27 November 2026: the last trading day of
+ * each month, read off the calendar by hand (31 December does not trade; 31 January 2027 is a
+ * Sunday, 28 February too, 31 July and 31 October Saturdays).
+ */
+const DOLLAR_EXPIRIES: [string, string][] = [
+  ['DLR/NOV26', '20261130'],
+  ['DLR/DIC26', '20261230'],
+  ['DLR/ENE27', '20270129'],
+  ['DLR/FEB27', '20270226'],
+  ['DLR/MAR27', '20270331'],
+  ['DLR/ABR27', '20270430'],
+  ['DLR/MAY27', '20270531'],
+  ['DLR/JUN27', '20270630'],
+  ['DLR/JUL27', '20270730'],
+  ['DLR/AGO27', '20270831'],
+  ['DLR/SEP27', '20270930'],
+  ['DLR/OCT27', '20271029'],
+];
+
 describe('market REST on sqlite', () => {
   let server: TestServer;
   let demo: Session;
   let instruments: PrimaryInstrument[];
 
-  const livePrice = (symbol: string) => {
+  const latest = (symbol: string) => {
     const md = server.app.ctx.market.hub.latest(symbol);
     expect(md?.LA, symbol).toBeTruthy();
-    return md!.LA!.price;
+    return md!;
   };
 
   beforeAll(async () => {
-    server = await startServer(SQLITE);
-    // Only feeds.advance() moves prices here, so a price read before a request is the one it uses.
+    server = await startServer(SQLITE, {}, { now: FRIDAY });
+    // Only feeds.advance() and the clock move the market here.
     server.app.ctx.market.feeds.stopAll();
     server.app.ctx.market.feeds.advance('rofex', 2000);
     server.app.ctx.market.feeds.advance('tv', 2000);
@@ -199,12 +205,9 @@ describe('market REST on sqlite', () => {
   describe('POST /api/get_expiration_contract', () => {
     const expiration = (contract_name: string) => demo.api.post('/api/get_expiration_contract', { contract_name });
 
-    it('answers the last weekday of the month for every listed dollar future, in both written forms', async () => {
-      const futures = dollarFutures(instruments);
-      expect(futures).toHaveLength(12);
-      for (const future of futures) {
-        const symbol = future.instrumentId.symbol;
-        const expected = lastWeekdayOf(symbol.slice(4));
+    it("answers the month's last trading day for every listed dollar future, in both written forms", async () => {
+      expect(dollarFutures(instruments).map((future) => future.instrumentId.symbol)).toEqual(DOLLAR_EXPIRIES.map(([symbol]) => symbol));
+      for (const [symbol, expected] of DOLLAR_EXPIRIES) {
         expect(expectBody(await expiration(symbol), ExpirationResponse), symbol).toMatchObject({ expiration: expected });
         expect(expectBody(await expiration(`ROFEX:${symbol}`), ExpirationResponse), symbol).toMatchObject({ expiration: expected });
       }
@@ -234,38 +237,46 @@ describe('market REST on sqlite', () => {
     const intraday = (symbol: string, date: string) => demo.api.post('/api/get_intradia', { symbol, date });
     const candlesOf = async (symbol: string, date: string) => expectBody(await intraday(symbol, date), IntradayResponse).data;
 
-    it('answers 360 minute candles from 14:00 to 19:59 UTC for a past weekday, coherent and in order', async () => {
-      const day = dayBefore(server.clock.now(), isWeekday);
-      const candles = await candlesOf('BYMA:GGAL', isoDay(day));
-      expect(candles).toHaveLength(360);
-      expect(candles[0]!.time).toBe((day + 14 * 60 * 60_000) / 1000);
-      expect(candles.at(-1)!.time).toBe((day + (19 * 60 + 59) * 60_000) / 1000);
-      candles.forEach((candle, i) => {
-        if (i > 0) expect(candle.time - candles[i - 1]!.time).toBe(60);
-        expectCoherentCandle(candle);
-      });
+    it("answers a past day's session, minute by minute: 11:00–16:59 for BYMA, 10:00–16:59 for ROFEX, coherent and in order", async () => {
+      for (const [symbol, open] of [
+        ['BYMA:GGAL', '11:00'],
+        ['DLR/DIC26', '10:00'],
+      ] as const) {
+        const candles = await candlesOf(symbol, '2026-11-26');
+        expect(candles[0]!.time, symbol).toBe(ba('2026-11-26', open) / 1000);
+        expect(candles.at(-1)!.time, symbol).toBe(ba('2026-11-26', '16:59') / 1000);
+        expect(candles.length, symbol).toBe((ba('2026-11-26', '17:00') - ba('2026-11-26', open)) / MINUTE_MS);
+        candles.forEach((candle, i) => {
+          if (i > 0) expect(candle.time - candles[i - 1]!.time).toBe(60);
+          expectCoherentCandle(candle);
+        });
+      }
     });
 
     it('accepts the YYYYMMDD form of the date and answers the same candles', async () => {
-      const day = dayBefore(server.clock.now(), isWeekday);
-      expect(await candlesOf('BYMA:GGAL', compactDay(day))).toEqual(await candlesOf('MERV - XMEV - GGAL - 24hs', isoDay(day)));
+      expect(await candlesOf('BYMA:GGAL', '20261126')).toEqual(await candlesOf('MERV - XMEV - GGAL - 24hs', '2026-11-26'));
     });
 
-    it("ends a past day at that day's close in the daily history", async () => {
+    it("makes a past day's daily candle of its minutes", async () => {
       const symbol = 'BYMA:AL30';
-      const day = dayBefore(server.clock.now(), isWeekday);
-      const candles = await candlesOf(symbol, isoDay(day));
+      const candles = await candlesOf(symbol, '2026-11-26');
       const { data: daily } = expectBody(await demo.api.post('/api/visores/search/symbol/history', { symbol, limit: 10 }), HistoryResponse);
-      const sameDay = daily.find((candle) => candle.time === isoDay(day));
-      expect(sameDay).toBeDefined();
-      expect(candles.at(-1)!.close).toBe(sameDay!.close);
+      const sameDay = daily.find((candle) => candle.time === '2026-11-26')!;
+      expect(sameDay).toEqual({
+        time: '2026-11-26',
+        open: candles[0]!.open,
+        high: Math.max(...candles.map((c) => c.high)),
+        low: Math.min(...candles.map((c) => c.low)),
+        close: candles.at(-1)!.close,
+        volume: candles.reduce((sum, c) => sum + c.volume, 0),
+      });
     });
 
-    it('answers no candles for a Saturday, a Sunday or a day still to come', async () => {
-      const now = server.clock.now();
-      expect(await candlesOf('BYMA:GGAL', isoDay(dayBefore(now, (ms) => new Date(ms).getUTCDay() === 6)))).toEqual([]);
-      expect(await candlesOf('BYMA:GGAL', isoDay(dayBefore(now, (ms) => new Date(ms).getUTCDay() === 0)))).toEqual([]);
-      expect(await candlesOf('BYMA:GGAL', isoDay(marketDay(now) + 3 * DAY_MS))).toEqual([]);
+    it('answers no candles for a weekend, a holiday, an exchange closed day or a day still to come', async () => {
+      for (const date of ['2026-11-21', '2026-11-22', '2026-11-23', '2026-11-06', '2026-11-30', '2026-12-08']) {
+        expect(await candlesOf('BYMA:GGAL', date), date).toEqual([]);
+        expect(await candlesOf('DLR/DIC26', date), date).toEqual([]);
+      }
     });
 
     it.each([['2026-02-30'], ['ayer'], ['2026-13-01'], ['20261']])('refuses the date %j with 400 naming it', async (date) => {
@@ -273,46 +284,42 @@ describe('market REST on sqlite', () => {
     });
 
     it('answers 404 for an unknown symbol, naming it', async () => {
-      const date = isoDay(dayBefore(server.clock.now(), isWeekday));
-      expect(expectErrorResponse(await intraday('BYMA:NOEXISTE', date), 404)).toContain('BYMA:NOEXISTE');
+      expect(expectErrorResponse(await intraday('BYMA:NOEXISTE', '2026-11-26'), 404)).toContain('BYMA:NOEXISTE');
     });
   });
 
   describe('POST /api/visores/search/symbol/history', () => {
     const history = (body: unknown) => demo.api.post('/api/visores/search/symbol/history', body);
 
-    it("answers exactly `limit` candles, oldest first, weekdays then today's closing at the live price", async () => {
+    it("answers `limit` trading days, oldest first, the last today's session so far: the board's open, high, low and last", async () => {
       const symbol = 'MERV - XMEV - GGAL - 24hs';
-      const { data } = expectBody(await history({ symbol: 'BYMA:GGAL', limit: 30 }), HistoryResponse);
-      expect(data).toHaveLength(30);
-      data.forEach((candle, i) => {
-        expect(candle.time).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-        if (i < data.length - 1) expect(isWeekday(Date.parse(`${candle.time}T00:00:00Z`)), candle.time).toBe(true);
-        if (i > 0) expect(candle.time > data[i - 1]!.time, candle.time).toBe(true);
-        expectCoherentCandle(candle);
-      });
-      // The last candle is today's, whatever the day (a weekend's is in the weekend test below).
-      expect(data.at(-1)!.time).toBe(isoDay(marketDay(server.clock.now())));
-      expect(data.at(-1)!.close).toBe(livePrice(symbol));
+      const { data } = expectBody(await history({ symbol: 'BYMA:GGAL', limit: 7 }), HistoryResponse);
+      expect(data.map((candle) => candle.time)).toEqual(TRADING_DAYS);
+      data.forEach(expectCoherentCandle);
+      const md = latest(symbol);
+      expect(data.at(-1)).toMatchObject({ open: md.OP, high: md.HI, low: md.LO, close: md.LA!.price, volume: md.TV });
+      // The previous close is the day before's close.
+      expect(md.CL?.price).toBe(data.at(-2)!.close);
     });
 
-    it('follows the live price as the market moves', async () => {
+    it("keeps closed days as they are while today's candle follows the live market", async () => {
       const symbol = 'MERV - XMEV - AL30D - 24hs';
-      const before = livePrice(symbol);
-      let after = before;
-      for (let i = 0; i < 100 && after === before; i++) {
-        server.app.ctx.market.feeds.advance('tv', 200);
-        after = livePrice(symbol);
-      }
-      expect(after).not.toBe(before);
-      const { data } = expectBody(await history({ symbol, limit: 5 }), HistoryResponse);
-      expect(data.at(-1)!.close).toBe(after);
+      const before = expectBody(await history({ symbol, limit: 20 }), HistoryResponse).data;
+      server.clock.advance(20 * MINUTE_MS);
+      server.app.ctx.market.feeds.advance('tv', 2000);
+      const after = expectBody(await history({ symbol, limit: 20 }), HistoryResponse).data;
+      expect(after.slice(0, -1)).toEqual(before.slice(0, -1));
+      expect(after.at(-1)!.close).toBe(latest(symbol).LA!.price);
+      expect(after.at(-1)!.volume).toBeGreaterThan(before.at(-1)!.volume);
     });
 
-    it('gives the most candles allowed, 2520', async () => {
-      const { data } = expectBody(await history({ symbol: 'BYMA:AL30', limit: 2520 }), HistoryResponse);
-      expect(data).toHaveLength(2520);
-      expect(new Set(data.map((candle) => candle.time)).size).toBe(2520);
+    it('gives the most candles allowed, 2520, or what the instrument has had since it was listed', async () => {
+      const shares = expectBody(await history({ symbol: 'BYMA:GGAL', limit: 2520 }), HistoryResponse).data;
+      expect(shares).toHaveLength(2520);
+      expect(new Set(shares.map((candle) => candle.time)).size).toBe(2520);
+      // AL30 was issued in September 2020, DLR/DIC26 listed a year before its expiry.
+      expect(expectBody(await history({ symbol: 'BYMA:AL30', limit: 2520 }), HistoryResponse).data[0]!.time).toBe('2020-09-07');
+      expect(expectBody(await history({ symbol: 'DLR/DIC26', limit: 2520 }), HistoryResponse).data[0]!.time).toBe('2025-12-01');
     });
 
     it.each([[2521], [0], [-5], [1.5], ['10']])('refuses limit %j with 400 naming limit', async (limit) => {
@@ -351,128 +358,129 @@ describe('market REST on sqlite', () => {
       );
     });
 
-    it('lists 12 dollar futures for consecutive months from the first one not yet expired, multiplier 1000 in ARS', () => {
+    it('lists 12 dollar futures for consecutive months from the first one not yet expired, multiplier 1000 in ARS, each expiring on its last trading day', () => {
       const futures = dollarFutures(instruments);
       expect(futures).toHaveLength(12);
-      const now = new Date(server.clock.now());
-      let month = now.getUTCFullYear() * 12 + now.getUTCMonth();
-      const thisMonthCode = `${SPANISH_MONTHS[month % 12]}${String(Math.floor(month / 12) % 100).padStart(2, '0')}`;
-      // This month's contract trades up to and including its last business day.
-      if (lastWeekdayOf(thisMonthCode) < compactDay(now.getTime())) month += 1;
       futures.forEach((future, i) => {
-        const m = month + i;
-        const code = `${SPANISH_MONTHS[m % 12]}${String(Math.floor(m / 12) % 100).padStart(2, '0')}`;
         expect(future).toMatchObject({
-          instrumentId: { marketId: 'ROFX', symbol: `DLR/${code}` },
+          instrumentId: { marketId: 'ROFX', symbol: DOLLAR_EXPIRIES[i]![0] },
           segment: { marketSegmentId: 'DDF', marketId: 'ROFX' },
           contractMultiplier: 1000,
           currency: 'ARS',
-          maturityDate: lastWeekdayOf(code),
+          maturityDate: DOLLAR_EXPIRIES[i]![1],
         });
       });
     });
   });
 });
 
-describe('daily candles on a weekend, on sqlite', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer(SQLITE);
-    server.app.ctx.market.feeds.stopAll();
+describe('one market history, on sqlite', () => {
+  /** A sample of every kind: a dollar future, the A3500, a share (both terms), a bond line, an index, an option, a spread, a crop future. */
+  const SAMPLE = [
+    'DLR/DIC26',
+    'DLR/SPOT',
+    'BYMA:GGAL',
+    'BYMA:GGAL - CI',
+    'BYMA:AL30C',
+    'I.MERVAL',
+    'I.RFX20',
+    'DLR/DIC26 1500 C',
+    'DLR/DIC26/ENE27',
+    'SOJ.ROS/ENE27',
+  ];
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    for (const server of servers.splice(0)) await server.close();
   });
-  afterAll(async () => {
-    await server?.close();
+
+  /** Text of the history and intraday answers of every sample symbol: what a second process or a restart must repeat byte for byte. */
+  async function answers(server: TestServer): Promise<string[]> {
+    const demo = await session(server);
+    const out: string[] = [];
+    for (const symbol of SAMPLE) {
+      const daily = await demo.api.post('/api/visores/search/symbol/history', { symbol, limit: 60 });
+      const minutes = await demo.api.post('/api/get_intradia', { symbol, date: '2026-11-26' });
+      expect([daily.status, minutes.status], symbol).toEqual([200, 200]);
+      out.push(daily.text, minutes.text);
+    }
+    return out;
+  }
+
+  it('answers closed days and minutes byte for byte the same: twice, from another server, after a restart, an hour later', async () => {
+    const first = await startServer(SQLITE, {}, { now: FRIDAY });
+    servers.push(first);
+    const once = await answers(first);
+    expect(await answers(first)).toEqual(once);
+    const second = await startServer(SQLITE, {}, { now: FRIDAY });
+    servers.push(second);
+    expect(await answers(second)).toEqual(once);
+    await first.close();
+    // Saturday: the same closed sessions (Friday's is over now; it was under way before).
+    const restarted = await startServer(SQLITE, {}, { now: ba('2026-11-28', '12:00') });
+    servers.push(restarted);
+    const later = await answers(restarted);
+    for (const [i, text] of once.entries()) {
+      if (i % 2 === 1) expect(later[i], SAMPLE[(i - 1) / 2]).toBe(text);
+      else {
+        // The daily answers agree on every day before Friday; Saturday's has Friday whole.
+        const closed = (body: string) => (JSON.parse(body) as { data: DailyCandle[] }).data.filter((candle) => candle.time < '2026-11-27');
+        expect(closed(later[i]!), SAMPLE[i / 2]).toEqual(closed(text));
+      }
+    }
   });
 
-  it("end with the weekend day's own candle at the live price, as the simulator trades then; a reload on Monday no longer has it", async () => {
-    // The next Saturday after the real today (the clock only moves forward), at noon in Buenos Aires.
-    let saturday = marketDay(server.clock.now()) + DAY_MS;
-    while (new Date(saturday).getUTCDay() !== 6) saturday += DAY_MS;
-    const moveTo = (ms: number) => server.clock.advance(ms - server.clock.now());
-    const symbol = 'MERV - XMEV - GGAL - 24hs';
-    const daily = async (limit: number) => {
-      const demo = await session(server);
-      return expectBody(await demo.api.post('/api/visores/search/symbol/history', { symbol: 'BYMA:GGAL', limit }), HistoryResponse).data;
-    };
-    const intraday = async (date: string) => {
-      const demo = await session(server);
-      return expectBody(await demo.api.post('/api/get_intradia', { symbol: 'BYMA:GGAL', date }), IntradayResponse).data;
-    };
-
-    moveTo(saturday + 15 * 60 * 60_000);
-    server.app.ctx.market.feeds.advance('tv', 3000);
-    const weekend = await daily(3);
-    // Thursday, Friday, Saturday.
-    expect(weekend.map((candle) => candle.time)).toEqual([isoDay(saturday - 2 * DAY_MS), isoDay(saturday - DAY_MS), isoDay(saturday)]);
-    expect(weekend.at(-1)!.close).toBe(server.app.ctx.market.hub.latest(symbol)!.LA!.price);
-    // Friday's minutes still end at Friday's daily close.
-    const friday = await intraday(isoDay(saturday - DAY_MS));
-    expect(friday).toHaveLength(360);
-    expect(friday.at(-1)!.close).toBe(weekend[1]!.close);
-
-    // Monday: the weekend's sessions are not kept; Friday then Monday.
-    moveTo(saturday + 2 * DAY_MS + 15 * 60 * 60_000);
-    server.app.ctx.market.feeds.advance('tv', 3000);
-    const monday = await daily(2);
-    expect(monday.map((candle) => candle.time)).toEqual([isoDay(saturday - DAY_MS), isoDay(saturday + 2 * DAY_MS)]);
+  it("sends on the socket the previous close the history has: the last closed day's close, for every kind", async () => {
+    const server = await startServer(SQLITE, {}, { now: FRIDAY });
+    servers.push(server);
+    const demo = await session(server);
+    const socket = await openSocket(server.wsUrl('/ws/market'));
+    await authenticate(socket, demo.token);
+    sendJson(socket, { action: 'subscribe', symbols: SAMPLE, requestId: 'all' });
+    type Snapshot = Record<string, { md: { CL?: { price: number } | null; LA?: { price: number } | null } }>;
+    let snapshot: Snapshot | null = null;
+    while (!snapshot) {
+      const message = (await nextMessage(socket)) as Record<string, unknown>;
+      if (message.requestId === 'all') snapshot = message as unknown as Snapshot;
+    }
+    for (const symbol of SAMPLE) {
+      const { data } = expectBody(await demo.api.post('/api/visores/search/symbol/history', { symbol, limit: 3 }), HistoryResponse);
+      expect(data.at(-1)!.time, symbol).toBe('2026-11-27');
+      expect(snapshot[symbol]!.md.CL?.price, symbol).toBe(data.at(-2)!.close);
+      expect(snapshot[symbol]!.md.LA?.price, symbol).toBe(data.at(-1)!.close);
+    }
+    socket.close();
   });
 });
 
-describe("today's intraday candles on sqlite", () => {
+describe('the real calendar (SIM_CALENDAR=real), on sqlite', () => {
   let server: TestServer;
-  beforeAll(async () => {
-    server = await startServer(SQLITE);
-    server.app.ctx.market.feeds.stopAll();
-  });
-  afterAll(async () => {
+  afterEach(async () => {
     await server?.close();
   });
 
-  it('agree with the simulator, which trades around the clock: today is every minute since 00:00 in Buenos Aires, before the open too, ending at the live last price', async () => {
-    // The next weekday after the real today, so the clock (which only moves forward) can stand
-    // before its session, inside it, and after it.
-    let day = marketDay(server.clock.now()) + DAY_MS;
-    while (!isWeekday(day)) day += DAY_MS;
-    const moveTo = (utcMinutes: number) => server.clock.advance(day + utcMinutes * 60_000 - server.clock.now());
-    const symbol = 'MERV - XMEV - YPFD - 24hs';
-    const intraday = async (date = isoDay(day)) => {
-      // Signed in at each step: the clock jumps over the idle limit of a session.
-      const demo = await session(server);
-      return expectBody(await demo.api.post('/api/get_intradia', { symbol: 'BYMA:YPFD', date }), IntradayResponse).data;
-    };
-    const dayStart = day + 3 * 60 * 60_000; // 00:00 in Buenos Aires
-
-    // 08:30 in Buenos Aires, long before the 11:00 open: the simulator trades, and so the
-    // intraday answers the minutes it traded, the last one now, at the live price.
-    moveTo(11 * 60 + 30);
-    server.app.ctx.market.feeds.advance('tv', 3000);
-    const early = await intraday();
-    expect(early).toHaveLength(8 * 60 + 30 + 1); // 00:00 … 08:30
-    expect(early[0]!.time).toBe(dayStart / 1000);
-    expect(early.at(-1)!.time).toBe((day + (11 * 60 + 30) * 60_000) / 1000);
-    expect(early.at(-1)!.close).toBe(server.app.ctx.market.hub.latest(symbol)!.LA!.price);
-    early.forEach((candle, i) => {
-      if (i > 0) expect(candle.time - early[i - 1]!.time).toBe(60);
-      expectCoherentCandle(candle);
-    });
-
-    // After the close it still follows the simulator, up to now.
-    moveTo(21 * 60);
-    server.app.ctx.market.feeds.advance('tv', 3000);
-    const late = await intraday();
-    expect(late).toHaveLength(18 * 60 + 1);
-    expect(late.at(-1)!.close).toBe(server.app.ctx.market.hub.latest(symbol)!.LA!.price);
-
-    // 01:00 UTC of the next day is still this day in Buenos Aires: the next date has nothing yet.
-    moveTo(24 * 60 + 60);
-    expect(await intraday(isoDay(day + DAY_MS))).toEqual([]);
-    expect(await intraday()).toHaveLength(22 * 60 + 1);
-
-    // A day later it is a past day: its 11:00–17:00 session only.
-    moveTo(2 * 24 * 60 + 4 * 60);
-    const past = await intraday();
-    expect(past).toHaveLength(360);
-    expect(past[0]!.time).toBe((day + 14 * 60 * 60_000) / 1000);
+  it("keeps a closed market still: on a Saturday nothing trades, the last price is Friday's close, and history has no weekend or holiday", async () => {
+    server = await startServer(
+      SQLITE,
+      { market: { sessions: { rofex: { open: 600, close: 1020 }, byma: { open: 660, close: 1020 }, a3500: { open: 600, close: 900 } }, simCalendar: 'real' } },
+      { now: ba('2026-11-28', '12:00') },
+    );
+    const { feeds, hub } = server.app.ctx.market;
+    feeds.stopAll();
+    const before = hub.latest('MERV - XMEV - GGAL - 24hs');
+    feeds.advance('tv', 500);
+    server.clock.advance(3 * HOUR_MS);
+    feeds.advance('tv', 500);
+    expect(hub.latest('MERV - XMEV - GGAL - 24hs')).toBe(before);
+    const demo = await session(server);
+    const { data } = expectBody(await demo.api.post('/api/visores/search/symbol/history', { symbol: 'BYMA:GGAL', limit: 7 }), HistoryResponse);
+    expect(data.map((candle) => candle.time)).toEqual(TRADING_DAYS);
+    expect(before!.LA!.price).toBe(data.at(-1)!.close);
+    expect(before!.CL!.price).toBe(data.at(-2)!.close);
+    // Monday after BYMA opens, it trades again.
+    server.clock.advance(ba('2026-11-30', '11:30') - server.clock.now());
+    feeds.advance('tv', 500);
+    expect(hub.latest('MERV - XMEV - GGAL - 24hs')!.LA!.date).toBeGreaterThanOrEqual(ba('2026-11-30', '11:00'));
+    expect(hub.latest('MERV - XMEV - GGAL - 24hs')!.CL!.price).toBe(data.at(-1)!.close);
   });
 });
 

@@ -4,7 +4,7 @@
 //
 // SQLite only: the market lives in memory and touches the database only to sign in. The
 // harness clock is frozen, so the feeds' timers make no ticks; each test stops them anyway and
-// moves the market with feeds.advance(). The same frozen clock means a socket's message-rate
+// publishes updates with feeds.advance() (book updates: trades come only as the clock moves). The same frozen clock means a socket's message-rate
 // allowance does not refill by itself: tests that send many messages move the clock.
 import type { Socket as NetSocket } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
