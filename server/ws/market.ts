@@ -358,8 +358,8 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
     onAuthenticated: (session) => void clientOf(session),
     // The markets' states come first, so the client knows them before any quote.
     afterAuthenticated(session) {
-      sessions.add(session);
       session.send(ctx.market.markets.current());
+      sessions.add(session);
     },
     async onMessage(session, message) {
       if (message.action !== 'subscribe' && message.action !== 'unsubscribe') return false;

@@ -9,18 +9,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { MarketsEvent, type MarketStateEntry } from '../../src/protocol/market.js';
 import { AuthenticatedEvent } from '../../src/protocol/socket.js';
+import { dayStartMs, marketDayOf } from '../../server/market/calendar.js';
 import { loadConfig } from '../../server/config.js';
+import { startFakePrimary, type FakePrimaryServer } from '../fakes/primaryServer.js';
 import { startServer, type TestServer } from './harness.js';
 import { ADMIN, api, expectShape, nextMarketsEvent, nextMessage, openSocket, pollUntil, sendJson, signIn } from './helpers.js';
 
 const SQLITE = { name: 'sqlite' } as const;
 
 let server: TestServer;
+let exchange: FakePrimaryServer | null = null;
 const sockets: WebSocket[] = [];
 
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.terminate();
   await server?.close();
+  await exchange?.close();
+  exchange = null;
 });
 
 /** A market socket, authenticated, with every message it gets in order (markets events too). */
@@ -148,6 +153,33 @@ describe('market states on sqlite', () => {
       expect(entry.since).toBe(entry.session.closesAt);
       expect(entry.session.nextOpensAt).toBeGreaterThan(server.clock.now());
     }
+  });
+
+  it("tells ROFEX on the exchange reconnecting while the exchange's connection is down, and running once it is back", async () => {
+    exchange = await startFakePrimary();
+    server = await startServer(SQLITE, { primary: { url: exchange.baseUrl, ...exchange.credentials } });
+    // Noon of the next trading day: the exchange's market is open.
+    const { calendar } = server.app.ctx.market;
+    let day = marketDayOf(server.clock.now()) + 1;
+    while (!calendar.isTradingDay(day)) day += 1;
+    server.clock.advance(dayStartMs(day) + 12 * 3_600_000 - server.clock.now());
+    const { socket } = await marketSocket();
+    const first = await marketsWhere(socket, { rofex: 'running' });
+    expect(stateOf(first, 'rofex')).toMatchObject({ feed: 'rofex', simulated: false, session: { open: true } });
+    expect(first.simulated).toBe(false);
+
+    await pollUntil('the exchange instruments', () => server.app.ctx.market.catalogue.resolve('DLR/DIC26'));
+    sendJson(socket, { action: 'subscribe', symbol: 'ROFEX:DLR/DIC26' });
+    await nextMessage(socket);
+    await pollUntil('the exchange connection', () => (exchange!.openSockets() > 0 ? true : null));
+
+    // The exchange drops the connection and refuses every new one.
+    exchange.rejectAllTokens = true;
+    exchange.dropSockets();
+    const down = await marketsWhere(socket, { rofex: 'reconnecting', a3500: 'reconnecting' });
+    expect(stateOf(down, 'rofex')?.since).toBe(server.clock.now());
+    exchange.rejectAllTokens = false;
+    await marketsWhere(socket, { rofex: 'running', a3500: 'running' }, 20_000);
   });
 
   it('keeps a simulated market running outside its session in demo mode, its session said closed', async () => {
