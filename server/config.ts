@@ -79,6 +79,12 @@ export interface Config {
    * of trading days.
    */
   market: { sessions: Record<MarketName, SessionHours>; simCalendar: 'demo' | 'real' };
+  /**
+   * A feed meant to run that has published nothing for this long (while its market is open,
+   * or at any hour for the demo simulator), or whose process has not been heard from for this
+   * long, is told to clients as silent (FEED_SILENT_SECONDS).
+   */
+  feedSilentMs: number;
 }
 
 function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -225,5 +231,6 @@ export function loadConfig(env: Env = process.env): Config {
       ccl: decimal(env, 'SIM_CCL', 1510, 1, 1e7),
     },
     market: { sessions: sessions(env), simCalendar: simCalendar(env) },
+    feedSilentMs: int(env, 'FEED_SILENT_SECONDS', 15, 1) * 1000,
   };
 }

@@ -10,6 +10,7 @@ import type { Hub } from './hub.js';
 import { createMarketModel, type MarketModel } from './model/market.js';
 import { createSimulator, type Simulator, type SimulatorSettings } from './simulator.js';
 import { createPrimaryFeed, type PrimaryFeed, type PrimarySettings } from './primaryFeed.js';
+import type { StreamStateName } from './primary/types.js';
 
 export const FEED_NAMES: readonly FeedName[] = FeedName.options;
 
@@ -264,6 +265,10 @@ export function createFeeds(options: {
         instruments: catalogue.instruments.filter((instrument) => instrument.feed === name).length,
         lastError: exchange ? exchange.lastError : null,
       };
+    },
+    /** The exchange connection of a feed on the real exchange; null for a simulated feed. */
+    connection(name: FeedName): StreamStateName | null {
+      return usesExchange(name)?.connection ?? null;
     },
     /** The last traded price a feed knows for a symbol (any written form). */
     lastPrice(symbol: string): number | null {

@@ -24,12 +24,20 @@ export interface Hub {
    */
   demand(): Promise<string[]>;
   readonly published: number;
+  /**
+   * A feed's state report (marketStates.ts), from the process that runs the feed to every
+   * process, this one included at once: sent on every change and as a heartbeat.
+   */
+  publishFeedState(report: unknown): void;
+  /** Calls `listener` with every feed state report; returns the unsubscribe. */
+  onFeedState(listener: (report: unknown) => void): () => void;
   close(): Promise<void>;
 }
 
 export function createMarketHub(): Hub {
   const latest = new Map<string, MarketData>();
   const listeners = new Map<string, Set<SymbolListener>>();
+  const stateListeners = new Set<(report: unknown) => void>();
   let published = 0;
 
   return {
@@ -66,8 +74,18 @@ export function createMarketHub(): Hub {
       // One process: nobody else publishes them.
     },
 
+    publishFeedState(report: unknown): void {
+      for (const listener of stateListeners) listener(report);
+    },
+
+    onFeedState(listener: (report: unknown) => void): () => void {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
+
     async close(): Promise<void> {
       listeners.clear();
+      stateListeners.clear();
     },
 
     subscribedSymbols(): string[] {

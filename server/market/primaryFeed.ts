@@ -9,7 +9,7 @@ import type { Catalogue } from './catalogue.js';
 import type { Hub } from './hub.js';
 import { createPrimaryClient } from './primary/client.js';
 import { noMarketData } from './primary/normalize.js';
-import { PRIMARY_MARKET_ID, type PrimaryClient } from './primary/types.js';
+import { PRIMARY_MARKET_ID, type PrimaryClient, type StreamStateName } from './primary/types.js';
 
 const DEMAND_EVERY_MS = 250;
 
@@ -88,6 +88,10 @@ export function createPrimaryFeed(options: {
   return {
     get running(): boolean {
       return demandTimer != null;
+    },
+    /** The exchange's market data connection: open, connecting, reconnecting, or idle while nothing is wanted. */
+    get connection(): StreamStateName {
+      return client.marketData.state().state;
     },
     get lastError(): string | null {
       return client.marketData.state().lastError ?? demandError ?? lastError;

@@ -9,6 +9,7 @@
 // clients are spared the round trip, and it the receiving of its own ticks. Each payload
 // starts with the publishing process's tag, so an echo that arrives anyway (a channel
 // subscribed just before this process began publishing on it) is dropped, not delivered twice.
+// Feed state reports (marketStates.ts) go on one channel every process subscribes to.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { MarketData, MarketUpdate } from '../../src/protocol/market.js';
@@ -53,6 +54,13 @@ export function createRedisHub(
   subscriber.on('error', report);
   const channelPrefix = `${prefix}md:`;
   const latestKey = `${prefix}md:latest`;
+  /** Feed state reports (publishFeedState): every process listens, whatever its clients want. */
+  const stateChannel = `${prefix}feed-state`;
+  const stateListeners = new Set<(state: unknown) => void>();
+  const deliverState = (state: unknown) => {
+    for (const listener of stateListeners) listener(state);
+  };
+  subscriber.subscribe(stateChannel).catch(report);
 
   const latest = new Map<string, MarketData>();
   /**
@@ -93,6 +101,16 @@ export function createRedisHub(
     // This process's own update, already delivered when it was published.
     if (payload.startsWith(origin)) return;
     const json = payload.slice(ORIGIN_TAG_LENGTH);
+    if (channel === stateChannel) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(json);
+      } catch {
+        return;
+      }
+      deliverState(parsed);
+      return;
+    }
     let md: MarketData;
     try {
       md = JSON.parse(json) as MarketData;
@@ -206,11 +224,22 @@ export function createRedisHub(
       return published;
     },
 
+    publishFeedState(state: unknown): void {
+      publisher.publish(stateChannel, origin + JSON.stringify(state)).catch(report);
+      deliverState(state);
+    },
+
+    onFeedState(listener: (state: unknown) => void): () => void {
+      stateListeners.add(listener);
+      return () => stateListeners.delete(listener);
+    },
+
     /** The connection the feed lock uses. */
     client: publisher,
 
     async close(): Promise<void> {
       closing = true;
+      stateListeners.clear();
       if (flushTimer) clearTimeout(flushTimer);
       flushLatest();
       subscriber.disconnect();

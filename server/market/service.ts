@@ -10,11 +10,12 @@
 import type { Config } from '../config.js';
 import { createLocalCluster, type Cluster, type ClusterAnswer } from '../cluster.js';
 import type { FeedName } from '../../src/protocol/market.js';
-import type { Instrument } from './catalogue.js';
-import { createTradingCalendar } from './calendar.js';
-import { createFeeds, FEED_NAMES, type FeedStatus } from './feeds.js';
+import { marketOf, type Instrument } from './catalogue.js';
+import { createTradingCalendar, MARKET_NAMES, type MarketName } from './calendar.js';
+import { createFeeds, FEED_NAMES, type Feeds, type FeedStatus } from './feeds.js';
 import { createFeedLock } from './feedLock.js';
 import { createMarketHub, type Hub } from './hub.js';
+import { createMarketStates, type FeedReport } from './marketStates.js';
 import { createRedisHub } from './redisHub.js';
 
 /** A feed lock lapses this long after its holder stops renewing it (a dead process). */
@@ -97,7 +98,36 @@ export function createMarketService(
   const hub: Hub = redisHub ?? createMarketHub();
   const calendar = createTradingCalendar(config.market.sessions);
   const { ticksPerSecond, ...simulator } = config.simulator;
-  const feeds = createFeeds({ hub, simulator, ticksPerSecond, now, primary: config.primary, log, calendar, simCalendar: config.market.simCalendar });
+  /** When each feed last published an update in this process. */
+  const lastUpdates = new Map<FeedName, number>();
+  /** The feed of each symbol published (the exchange's form), learned once. */
+  const feedOfSymbol = new Map<string, FeedName>();
+  // The feeds publish through this: each update also notes when its feed last published. Every
+  // other member is the hub's own (through the prototype, its getters too).
+  const feedHub: Hub = Object.create(hub, {
+    publish: {
+      value(update: Parameters<Hub['publish']>[0]): void {
+        const symbol = update.instrumentId.symbol;
+        let feed = feedOfSymbol.get(symbol);
+        if (feed === undefined) {
+          feed = feeds.catalogue.resolve(symbol)?.feed;
+          if (feed) feedOfSymbol.set(symbol, feed);
+        }
+        if (feed) lastUpdates.set(feed, now());
+        hub.publish(update);
+      },
+    },
+  }) as Hub;
+  const feeds: Feeds = createFeeds({
+    hub: feedHub,
+    simulator,
+    ticksPerSecond,
+    now,
+    primary: config.primary,
+    log,
+    calendar,
+    simCalendar: config.market.simCalendar,
+  });
   const locks = new Map<FeedName, ReturnType<typeof createFeedLock>>();
   /** Connected market sockets, each telling who opened it and what it watches. */
   const clients = new Set<MarketSocketInfo>();
@@ -144,6 +174,7 @@ export function createMarketService(
     feeds.setRate(name, wish.rate);
     if (wish.running) feeds.start(name);
     else feeds.stop(name);
+    markets.refresh();
   }
 
   function processFeeds(): ProcessFeeds {
@@ -192,6 +223,51 @@ export function createMarketService(
     };
   }
 
+  /** The exchange connection as last seen, and since when. */
+  const connections = new Map<FeedName, { state: FeedReport['connection']; since: number }>();
+  function connectionOf(name: FeedName): { state: FeedReport['connection']; since: number } {
+    const raw = feeds.connection(name);
+    const state: FeedReport['connection'] = raw == null || raw === 'open' ? 'up' : raw === 'idle' ? 'idle' : 'down';
+    const previous = connections.get(name);
+    if (previous?.state === state) return previous;
+    const next = { state, since: now() };
+    connections.set(name, next);
+    return next;
+  }
+
+  /** The feed each market's instruments come from (A3500's spot reference is on the rofex feed). */
+  const feedOfMarket = Object.fromEntries(
+    MARKET_NAMES.map((market) => [
+      market,
+      feeds.catalogue.instruments.find((instrument) => marketOf(instrument) === market)?.feed ?? (market === 'byma' ? 'tv' : 'rofex'),
+    ]),
+  ) as Record<MarketName, FeedName>;
+
+  const markets = createMarketStates({
+    hub,
+    calendar,
+    now,
+    silentMs: config.feedSilentMs,
+    simCalendar: config.market.simCalendar,
+    feedOf: feedOfMarket,
+    exchangeFeeds: new Set(FEED_NAMES.filter((name) => feeds.status(name).source === 'primary')),
+    ownReports: () =>
+      FEED_NAMES.filter(runsHere).map((name): FeedReport => {
+        const status = feeds.status(name);
+        const connection = connectionOf(name);
+        return {
+          feed: name,
+          owner: processId,
+          source: status.source,
+          running: status.state === 'running',
+          since: status.since,
+          connection: connection.state,
+          connectionSince: connection.since,
+          lastUpdate: lastUpdates.get(name) ?? null,
+        };
+      }),
+  });
+
   cluster.answer('market:feeds', processFeeds);
   cluster.answer('market:sockets', (): Omit<MarketSocketAdminInfo, 'process'>[] =>
     [...clients].map((client) => ({ user: client.user, openedAt: client.openedAt, symbols: [...client.keys()].sort() })),
@@ -222,14 +298,18 @@ export function createMarketService(
     catalogue: feeds.catalogue,
     /** Trading days and each market's session hours. */
     calendar,
+    /** Each market's state, as the market socket tells it. */
+    markets,
     /** Runs the feeds: here, or (with Redis) in whichever process holds each feed's lock. */
     start(): void {
       // Every process keeps its list of contracts current, whether it runs a feed or not.
       feeds.keepListed();
       if (!redisHub) {
         feeds.startAll();
+        markets.start();
         return;
       }
+      markets.start();
       for (const name of FEED_NAMES) {
         const lock = createFeedLock({
           redis: redisHub.client,
@@ -244,7 +324,10 @@ export function createMarketService(
               if (runsHere(name)) feeds.start(name);
             });
           },
-          onLose: () => feeds.stop(name),
+          onLose: () => {
+            feeds.stop(name);
+            markets.refresh();
+          },
           onError: onRedisError,
         });
         locks.set(name, lock);
@@ -282,6 +365,7 @@ export function createMarketService(
       },
     },
     async close(): Promise<void> {
+      markets.close();
       await Promise.all([...locks.values()].map((lock) => lock.release()));
       feeds.stopAll();
       await hub.close();

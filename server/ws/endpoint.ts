@@ -27,6 +27,8 @@ export interface SocketHandler {
   onMessage(session: SocketSession, message: Record<string, unknown>): Promise<boolean> | boolean;
   /** The socket has just authenticated (before any other message of it is handled). */
   onAuthenticated?(session: SocketSession): void;
+  /** Right after the `authenticated` event was sent: what the socket is told before anything else. */
+  afterAuthenticated?(session: SocketSession): void;
   onClose?(session: SocketSession): void;
 }
 
@@ -136,7 +138,9 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
           ctx.sockets.add(tokenHash, socket);
           handler.onAuthenticated?.(session);
           const { _id, username, role } = toPublicUser(user);
-          return sendEvent({ event: 'authenticated', user: { _id, username, role } });
+          sendEvent({ event: 'authenticated', user: { _id, username, role } });
+          handler.afterAuthenticated?.(session);
+          return;
         }
 
         if (body.action === 'auth') return sendEvent({ event: 'error', message: 'El socket ya está autenticado', requestId });

@@ -1,7 +1,8 @@
 // /ws/market: live quotes keyed by symbol (issue 4). After auth, {action:'subscribe', symbol,
 // requestId?} (or a batch, {symbols:[…]}) answers at once with a snapshot keyed by the symbol
-// as the client wrote it, carrying the requestId; updates follow in one message keyed by
-// symbol per socket and flush.
+// as the client wrote it, carrying the requestId and each symbol's market; updates follow in
+// one message keyed by symbol per socket and flush. Right after `authenticated`, and again
+// whenever one changes, the `markets` event tells every market's state (market/marketStates.ts).
 //
 // Fan-out is per symbol, not per socket: the process listens to the hub once per symbol,
 // marks it dirty on each update (latest state wins), and a flush serializes each dirty state
@@ -19,7 +20,7 @@ import type { WebSocket } from 'ws';
 import { SubscribeManyMessage, SubscribeMessage, type MarketData, type SymbolMessage } from '../../src/protocol/market.js';
 import { isSafeText } from '../../src/protocol/zod.js';
 import type { AppContext } from '../context.js';
-import type { Instrument } from '../market/catalogue.js';
+import { marketOf, type Instrument } from '../market/catalogue.js';
 import type { MarketService, MarketSocketInfo } from '../market/service.js';
 import { registerSocketEndpoint, type SocketSession } from './endpoint.js';
 
@@ -76,6 +77,11 @@ interface MarketClient extends MarketSocketInfo {
 
 function messageOf(instrument: Instrument, md: MarketData): SymbolMessage {
   return instrument.maturityDate ? { md, expiration: instrument.maturityDate } : { md };
+}
+
+/** The answer to a subscribe also names the symbol's market, whose state the `markets` event tells. */
+function snapshotOf(instrument: Instrument, md: MarketData): SymbolMessage {
+  return { ...messageOf(instrument, md), market: marketOf(instrument) };
 }
 
 /** JSON.stringify(messageOf(instrument, md)), from `md` already serialized when there is one. */
@@ -300,7 +306,7 @@ function createMarketClient(session: SocketSession, market: MarketService, fanou
         entries.forEach(([key, instrument], index) => {
           // An update held for a blocked client, or one that came while the snapshot was read, is newer.
           const symbol = instrument.instrumentId.symbol;
-          answer[key] = messageOf(instrument, client.pending.get(key) ?? fanout.latest(symbol) ?? stored[index] ?? {});
+          answer[key] = snapshotOf(instrument, client.pending.get(key) ?? fanout.latest(symbol) ?? stored[index] ?? {});
           client.pending.delete(key);
         });
         if (requestId != null) answer.requestId = requestId;
@@ -341,10 +347,20 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
     return client;
   };
   const tooMany = `Máximo de ${MARKET_LIMITS.maxSubscriptions} suscripciones por conexión`;
+  /** Authenticated sockets: each is told every change of the markets' states. */
+  const sessions = new Set<SocketSession>();
+  ctx.market.markets.onChange((event) => {
+    for (const session of sessions) session.send(event);
+  });
 
   registerSocketEndpoint(app, ctx, '/ws/market', {
     // Known from the start, so the admin's socket list shows a socket that watches nothing yet.
     onAuthenticated: (session) => void clientOf(session),
+    // The markets' states come first, so the client knows them before any quote.
+    afterAuthenticated(session) {
+      session.send(ctx.market.markets.current());
+      sessions.add(session);
+    },
     async onMessage(session, message) {
       if (message.action !== 'subscribe' && message.action !== 'unsubscribe') return false;
       // Echoed only when it is text the protocol accepts (safeText): a refused one is not sent back.
@@ -399,6 +415,7 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
       return true;
     },
     onClose(session) {
+      sessions.delete(session);
       clients.get(session)?.close();
     },
   });

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { applyCachedQuotes, applyTabMessage, dataStore, marketStatusAtom, markNotLive, quoteAtom, subscribeQuotes } from './store';
+import type { MarketsEvent, MarketStateEntry } from '../protocol/market';
+import {
+  applyCachedQuotes,
+  applyTabMessage,
+  dataStore,
+  inStaleMarket,
+  marketStatusAtom,
+  markNotLive,
+  quoteAtom,
+  setHeldSymbols,
+  shownMarketsAtom,
+  staleMarketsKeyAtom,
+  subscribeQuotes,
+} from './store';
 
 describe('tick store', () => {
   it('writes each symbol of a batch into its own atom, notifying only its listeners', () => {
@@ -50,5 +63,54 @@ describe('tick store', () => {
     stop();
     await Promise.resolve();
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe('market states in the tab', () => {
+  const session = { day: '2026-11-27', open: true, opensAt: 1, closesAt: 2, nextOpensAt: 3 };
+  const entry = (market: MarketStateEntry['market'], state: MarketStateEntry['state']): MarketStateEntry => ({
+    market,
+    label: market.toUpperCase(),
+    feed: market === 'byma' ? 'tv' : 'rofex',
+    simulated: true,
+    state,
+    since: 1,
+    lastUpdate: 1,
+    session,
+  });
+  const markets = (rofex: MarketStateEntry['state'], byma: MarketStateEntry['state'] = 'running'): MarketsEvent => ({
+    event: 'markets',
+    simulated: true,
+    calendar: 'demo',
+    markets: [entry('rofex', rofex), entry('byma', byma), entry('a3500', rofex)],
+  });
+
+  it('knows which markets are not running, and that a quote of one of them is stale', () => {
+    applyTabMessage({ type: 'markets', markets: markets('running') });
+    expect(dataStore.get(staleMarketsKeyAtom)).toBe('');
+    applyTabMessage({ type: 'markets', markets: markets('stopped') });
+    expect(dataStore.get(staleMarketsKeyAtom)).toBe('rofex,a3500');
+    const stale = new Set(['rofex', 'a3500'] as const);
+    expect(inStaleMarket({ md: {}, market: 'rofex' }, stale)).toBe(true);
+    expect(inStaleMarket({ md: {}, market: 'byma' }, stale)).toBe(false);
+    expect(inStaleMarket({ md: {} }, stale)).toBe(false);
+    applyTabMessage({ type: 'markets', markets: null });
+    expect(dataStore.get(staleMarketsKeyAtom)).toBe('');
+  });
+
+  it('lists the markets of the symbols the tab shows, once live quotes named them', () => {
+    applyTabMessage({ type: 'markets', markets: markets('stopped') });
+    setHeldSymbols(['DLR/ENE27', 'BYMA:GD30']);
+    expect(dataStore.get(shownMarketsAtom)?.shown).toEqual([]);
+    applyTabMessage({
+      type: 'ticks',
+      quotes: { 'DLR/ENE27': { md: {}, market: 'rofex' }, 'BYMA:GD30': { md: {}, market: 'byma' }, OTHER: { md: {}, market: 'a3500' } },
+    });
+    expect(dataStore.get(shownMarketsAtom)?.shown.map((shown) => [shown.market, shown.state])).toEqual([
+      ['rofex', 'stopped'],
+      ['byma', 'running'],
+    ]);
+    setHeldSymbols(['BYMA:GD30']);
+    expect(dataStore.get(shownMarketsAtom)?.shown.map((shown) => shown.market)).toEqual(['byma']);
   });
 });

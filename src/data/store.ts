@@ -1,14 +1,18 @@
 // The tab's one Jotai store (issue 5, CONVENTIONS.md): an atom per symbol holding its latest
-// quote, the market connection's status, and the positions of watched accounts. The data worker's batches are written here,
-// so a quote cell re-renders only when its own symbol changed. Nothing else imports jotai.
+// quote, the market connection's status, every market's state (with the market of each symbol
+// and the symbols the tab shows, for the visor's line about them), and the positions of
+// watched accounts. The data worker's batches are written here, so a quote cell re-renders
+// only when its own symbol changed. Nothing else imports jotai.
 import { atom, createStore, useAtomValue } from 'jotai';
 import { atomFamily } from 'jotai-family';
 import { parseYyyymmdd } from '../lib/calendar';
+import { useMemo } from 'react';
 import type { Quote } from '../lib/quote';
-import type { CachedPositions, Fill, MarketStatus, OfflineStatus, PositionsStatus, TabMessage } from '../workers/api';
+import type { MarketName, MarketStateEntry } from '../protocol/market';
+import type { CachedPositions, Fill, MarketsEvent, MarketStatus, OfflineStatus, PositionsStatus, TabMessage } from '../workers/api';
 
 /** The worker's states as the tab's screens read them (features do not import the worker). */
-export type { CachedPositions, Fill, MarketStatus, OfflineStatus, PositionsStatus };
+export type { CachedPositions, Fill, MarketsEvent, MarketStatus, OfflineStatus, PositionsStatus };
 import type { QuoteRecord } from '../shared/db';
 
 export interface QuoteState {
@@ -22,6 +26,36 @@ export const dataStore = createStore();
 export const quoteAtom = atomFamily((_symbol: string) => atom<QuoteState | null>(null));
 
 export const marketStatusAtom = atom<MarketStatus>({ state: 'idle', reconnected: false, user: null });
+
+/** Every market's state, as the market socket last told it (null: not known). */
+export const marketsAtom = atom<MarketsEvent | null>(null);
+
+/** The market of each symbol a live quote named (quotes name it from their first snapshot). */
+const symbolMarketsAtom = atom<ReadonlyMap<string, MarketName>>(new Map<string, MarketName>());
+
+/** The symbols this tab holds (its screen shows), as last announced to the worker. */
+const heldSymbolsAtom = atom<ReadonlySet<string>>(new Set<string>());
+
+/** The markets not running now, as a stable text (`rofex,a3500`): a change of it is a change of what is stale. */
+export const staleMarketsKeyAtom = atom((get) =>
+  (get(marketsAtom)?.markets ?? [])
+    .filter((entry) => entry.state !== 'running')
+    .map((entry) => entry.market)
+    .join(','),
+);
+
+/** The markets of the symbols this tab shows, with their states, in the event's order; null while none is known. */
+export const shownMarketsAtom = atom((get) => {
+  const event = get(marketsAtom);
+  if (!event) return null;
+  const symbolMarkets = get(symbolMarketsAtom);
+  const shown = new Set<MarketName>();
+  for (const symbol of get(heldSymbolsAtom)) {
+    const market = symbolMarkets.get(symbol);
+    if (market) shown.add(market);
+  }
+  return { event, shown: event.markets.filter((entry) => shown.has(entry.market)) };
+});
 
 /** The snapshot of each account this tab watches (undefined: none yet). */
 export const positionsAtom = atomFamily((_account: string) => atom<CachedPositions | null>(null));
@@ -48,6 +82,9 @@ export function applyTabMessage(message: TabMessage): void {
     case 'market-status':
       dataStore.set(marketStatusAtom, message.status);
       return;
+    case 'markets':
+      dataStore.set(marketsAtom, message.markets);
+      return;
     case 'positions':
       dataStore.set(positionsAtom(message.account), message.snapshot);
       return;
@@ -71,7 +108,19 @@ export function applyTabMessage(message: TabMessage): void {
 
 /** Writes a batch of live quotes: each symbol's atom once. */
 export function applyTicks(quotes: Record<string, Quote>): void {
-  for (const [symbol, quote] of Object.entries(quotes)) dataStore.set(quoteAtom(symbol), { quote, live: true });
+  let symbolMarkets: Map<string, MarketName> | null = null;
+  const known = dataStore.get(symbolMarketsAtom);
+  for (const [symbol, quote] of Object.entries(quotes)) {
+    dataStore.set(quoteAtom(symbol), { quote, live: true });
+    // Learned once per symbol: the one write of the map for the batch.
+    if (quote.market && known.get(symbol) !== quote.market) (symbolMarkets ??= new Map(known)).set(symbol, quote.market);
+  }
+  if (symbolMarkets) dataStore.set(symbolMarketsAtom, symbolMarkets);
+}
+
+/** The symbols this tab holds now (data/worker.ts, after each change it announces). */
+export function setHeldSymbols(symbols: Iterable<string>): void {
+  dataStore.set(heldSymbolsAtom, new Set(symbols));
 }
 
 /**
@@ -101,6 +150,41 @@ export function useQuoteState(symbol: string): QuoteState | null {
 
 export function useMarketStatus(): MarketStatus {
   return useAtomValue(marketStatusAtom, { store: dataStore });
+}
+
+/** Every market's state, as the market socket last told it (null: not known). */
+export function useMarketStates(): MarketsEvent | null {
+  return useAtomValue(marketsAtom, { store: dataStore });
+}
+
+/**
+ * The markets not running now (stopped, silent, reconnecting, closed): the quotes of their
+ * symbols are stale. The same set while nothing changes.
+ */
+export function useStaleMarkets(): ReadonlySet<MarketName> {
+  const key = useAtomValue(staleMarketsKeyAtom, { store: dataStore });
+  return useMemo(() => new Set(key === '' ? [] : (key.split(',') as MarketName[])), [key]);
+}
+
+/** The states of the markets these symbols belong to (those a live quote named), in the event's order. */
+export function useMarketStatesOf(symbols: readonly string[]): MarketStateEntry[] {
+  const event = useMarketStates();
+  const known = useAtomValue(symbolMarketsAtom, { store: dataStore });
+  const key = symbols.join('\n');
+  return useMemo(() => {
+    const markets = new Set(key.split('\n').map((symbol) => known.get(symbol)));
+    return event?.markets.filter((entry) => markets.has(entry.market)) ?? [];
+  }, [event, known, key]);
+}
+
+/** Whether a quote's market is one of `stale` (its values then are not live, whatever their own flag). */
+export function inStaleMarket(quote: Quote | null | undefined, stale: ReadonlySet<MarketName>): boolean {
+  return quote?.market != null && stale.has(quote.market);
+}
+
+/** The markets event and, of its markets, those of the symbols this tab shows; null while not known. */
+export function useShownMarketStates(): { event: MarketsEvent; shown: MarketStateEntry[] } | null {
+  return useAtomValue(shownMarketsAtom, { store: dataStore });
 }
 
 export function usePositions(account: string): CachedPositions | null {

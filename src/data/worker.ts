@@ -13,7 +13,7 @@ import type { DataWorkerApi, TabMessage, TabReply } from '../workers/api';
 import { createOffScreenTracker } from './offScreen';
 import { createPaintPacer, TICK_PAINT_INTERVAL_MS } from './paintPacer';
 import { getSessionIdentity, onTokenChange } from './session';
-import { applyCachedQuotes, applyTabMessage, applyTicks, markNotLive } from './store';
+import { applyCachedQuotes, applyTabMessage, applyTicks, markNotLive, setHeldSymbols } from './store';
 import { createTabSubscriptions, type SubscriptionDiff } from './tabSubscriptions';
 import { checkWorker } from './workerGate';
 import { openWorkerPort, reopenWorkerPort } from './workerPort';
@@ -50,7 +50,11 @@ const unlessWorkerVersion = (error: unknown) => {
 
 const subscriptions = createTabSubscriptions({
   schedule: (task) => queueMicrotask(task),
-  send: (diff) => void sendDiff(diff),
+  send: (diff) => {
+    // What the screen shows: the visor's line names the markets of these.
+    setHeldSymbols(subscriptions.held());
+    void sendDiff(diff);
+  },
 });
 
 async function sendDiff({ subscribe, unsubscribe }: SubscriptionDiff): Promise<void> {

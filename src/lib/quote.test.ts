@@ -19,6 +19,13 @@ describe("the '0' rule", () => {
     expect(applyPayload(known, { md: { TV: 0, LA: null } }).md).toEqual({ TV: 0, LA: null });
   });
 
+  it('keeps the market a snapshot named through updates that do not name it, and takes no unknown one', () => {
+    const known = applyPayload(undefined, { md: { OP: 1 }, market: 'rofex' });
+    expect(known.market).toBe('rofex');
+    expect(applyPayload(known, { md: { OP: 2 } }).market).toBe('rofex');
+    expect(applyPayload(undefined, { md: {}, market: 'nyse' }).market).toBeUndefined();
+  });
+
   it('does not turn an unparsable expiration into a date', () => {
     expect(applyPayload(undefined, { md: {}, expiration: '2026-13-45' }).expiration).toBeUndefined();
   });

@@ -1,8 +1,8 @@
 // The live state of one symbol as the market socket describes it (spec section 3): `md`
-// plus `expiration` (YYYYMMDD on the wire, a date here). A field whose value is the string
-// '0' never overwrites what is known; every other field replaces its old value (each
-// message is a full refresh of the entries it carries).
-import type { MarketData } from '../protocol/market';
+// plus `expiration` (YYYYMMDD on the wire, a date here) and the symbol's `market`. A field
+// whose value is the string '0' never overwrites what is known; every other field replaces
+// its old value (each message is a full refresh of the entries it carries).
+import { MarketName, type MarketData } from '../protocol/market';
 import { parseYyyymmdd } from './calendar';
 import { isRecord } from './isRecord';
 
@@ -13,7 +13,11 @@ export interface Quote {
   md: MarketData;
   /** Parsed from YYYYMMDD; absent for instruments that do not expire. */
   expiration?: Date;
+  /** The market the symbol belongs to (named by the answer to a subscribe), whose state says whether it is live. */
+  market?: MarketName;
 }
+
+const MARKET_NAMES: ReadonlySet<unknown> = new Set(MarketName.options);
 
 /** The spec's ignored value. */
 export const IGNORED_VALUE = '0';
@@ -55,5 +59,8 @@ export function applyPayload(known: Quote | undefined, payload: SymbolPayload): 
   const expiration = typeof payload.expiration === 'string' ? parseYyyymmdd(payload.expiration) : null;
   if (expiration) quote.expiration = expiration;
   else if (known?.expiration) quote.expiration = known.expiration;
+  // Plain updates do not name the market: the snapshot's stays.
+  const market = MARKET_NAMES.has(payload.market) ? (payload.market as MarketName) : known?.market;
+  if (market) quote.market = market;
   return quote;
 }

@@ -58,11 +58,20 @@ export interface MarketUpdate {
   timestamp: number;
 }
 
+/**
+ * The markets Visores knows, each with its own hours and state (server/market/calendar.ts
+ * writes the same list as MARKET_NAMES): A3 Mercados (ROFEX), BYMA, and the BCRA's A3500.
+ */
+export const MarketName = z.enum(['rofex', 'byma', 'a3500']);
+export type MarketName = z.infer<typeof MarketName>;
+
 /** What the market socket sends for a symbol (issue 4). */
 export const SymbolMessage = z.strictObject({
   md: MarketData,
   /** YYYYMMDD, for instruments that expire. */
   expiration: z.string().optional(),
+  /** The market the symbol belongs to: in the answer to a subscribe (a snapshot), not in plain updates. */
+  market: MarketName.optional(),
 });
 export type SymbolMessage = z.infer<typeof SymbolMessage>;
 
@@ -197,6 +206,59 @@ export type InstrumentsResponse = z.infer<typeof InstrumentsResponse>;
 /** The market's feeds (server/market/feeds.ts writes the same list as FEED_NAMES). */
 export const FeedName = z.enum(['rofex', 'tv']);
 export type FeedName = z.infer<typeof FeedName>;
+
+// ---------------------------------------------------------------- market states
+
+/**
+ * A market's state as the market socket tells it: running; stopped by an admin; silent (its
+ * feed has published nothing for FEED_SILENT_SECONDS, or the process that runs it is gone);
+ * reconnecting (the exchange's connection is down); closed (outside its session, for the real
+ * exchange or a simulator that keeps the calendar).
+ */
+export const MarketStateName = z.enum(['running', 'stopped', 'silent', 'reconnecting', 'closed']);
+export type MarketStateName = z.infer<typeof MarketStateName>;
+
+/** A market's session at the moment of the event (epoch ms; `day` in Buenos Aires). */
+export const MarketSession = z.strictObject({
+  /** YYYY-MM-DD: the last trading day whose session has opened (the current or last session). */
+  day: z.string(),
+  open: z.boolean(),
+  opensAt: z.number(),
+  closesAt: z.number(),
+  nextOpensAt: z.number(),
+});
+export type MarketSession = z.infer<typeof MarketSession>;
+
+export const MarketStateEntry = z.strictObject({
+  market: MarketName,
+  /** How the market is named on screen: `ROFEX`. */
+  label: z.string(),
+  /** The feed its data comes from. */
+  feed: FeedName,
+  /** Its feed is the simulator, not the exchange. */
+  simulated: z.boolean(),
+  state: MarketStateName,
+  /** Epoch ms when this state began; null when not known. */
+  since: z.number().nullable(),
+  /** Epoch ms of the last update its feed published; null when none was heard. */
+  lastUpdate: z.number().nullable(),
+  session: MarketSession,
+});
+export type MarketStateEntry = z.infer<typeof MarketStateEntry>;
+
+/**
+ * /ws/market's control event `markets`: every market's state, sent right after
+ * `authenticated` and again whenever any market's state (or session) changes.
+ */
+export const MarketsEvent = z.strictObject({
+  event: z.literal('markets'),
+  /** Every market comes from the simulator, not the exchange. */
+  simulated: z.boolean(),
+  /** SIM_CALENDAR: 'demo' keeps simulated prices moving at any hour; 'real' closes them outside the sessions. */
+  calendar: z.enum(['demo', 'real']),
+  markets: z.array(MarketStateEntry),
+});
+export type MarketsEvent = z.infer<typeof MarketsEvent>;
 
 /** A feed as the admin sees it: where it runs, and its clients and symbols in every process. */
 export const FeedAdminStatus = z.strictObject({

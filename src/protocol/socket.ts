@@ -2,6 +2,7 @@
 // Data messages (keyed by symbol) are defined with the feeds that produce them.
 import { safeText, z } from './zod';
 import { PublicUser } from './auth';
+import { MarketsEvent } from './market';
 
 /** Largest message a client may send, in bytes (reference/browser-notes.md). */
 export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
@@ -54,8 +55,8 @@ export type UnsubscribedEvent = z.infer<typeof UnsubscribedEvent>;
 export const SubscribedEvent = z.strictObject({ event: z.literal('subscribed'), symbol: z.string() });
 export type SubscribedEvent = z.infer<typeof SubscribedEvent>;
 
-/** Server → client control events. Data messages never carry an `event` key. */
-export const ControlEvent = z.union([AuthenticatedEvent, PongEvent, SocketErrorEvent, UnsubscribedEvent, SubscribedEvent]);
+/** Server → client control events (`markets` on /ws/market only). Data messages never carry an `event` key. */
+export const ControlEvent = z.union([AuthenticatedEvent, PongEvent, SocketErrorEvent, UnsubscribedEvent, SubscribedEvent, MarketsEvent]);
 export type ControlEvent = z.infer<typeof ControlEvent>;
 
 /** Limits per socket: message size, message rate, and how much abuse closes it. */

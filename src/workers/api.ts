@@ -8,6 +8,7 @@
 // the port is the tab's alone, so a batch holds only that tab's symbols.
 import type { Quote } from '../lib/quote';
 import type { Fill } from '../protocol/broker';
+import type { MarketsEvent } from '../protocol/market';
 import type { ControlEvent } from '../protocol/socket';
 import type { ChartInterval, ChartRange, ReadVisor, Visor } from '../protocol/workspace';
 import type { Catalogue } from './catalogue';
@@ -20,6 +21,7 @@ import type { WorkerHello } from '../shared/workerProtocol';
 import type { SeccionesSave, SeccionesSaveAnswer, TreeChangeRequest, VisorFields } from './sync';
 
 export type {
+  MarketsEvent,
   CachedPositions,
   Catalogue,
   ChartHistory,
@@ -65,6 +67,8 @@ export type TabMessage =
   /** The latest state of every symbol of the tab that changed since its last batch. */
   | { type: 'ticks'; quotes: Record<string, Quote> }
   | { type: 'market-status'; status: MarketStatus }
+  /** Every market's state, as the market socket last told it (null: not known, no session). */
+  | { type: 'markets'; markets: MarketsEvent | null }
   /** A new snapshot of an account the tab watches; null when it was dropped. */
   | { type: 'positions'; account: string; snapshot: CachedPositions | null }
   | { type: 'positions-status'; status: PositionsStatus }

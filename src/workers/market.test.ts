@@ -139,6 +139,27 @@ describe('market service', () => {
     expect(states('t2')).toEqual(['open', 'idle']);
   });
 
+  it('posts every tab each markets event, checked against the protocol, a new tab the latest at once, and null when the session ends', async () => {
+    const { server, market, openTab, inbox } = setup();
+    openTab('t1');
+    market.setToken('tok');
+    server.current.accept();
+    const session = { day: '2026-11-27', open: true, opensAt: 1, closesAt: 2, nextOpensAt: 3 };
+    const entry = { market: 'rofex', label: 'ROFEX', feed: 'rofex', simulated: true, since: 5, lastUpdate: 6, session };
+    const event = (state: string) => ({ event: 'markets', simulated: true, calendar: 'demo', markets: [{ ...entry, state }] });
+    server.current.push(event('running'));
+    server.current.push({ ...event('stopped'), markets: [{ ...entry, state: 'asleep' }] }); // outside the protocol: dropped
+    server.current.push(event('stopped'));
+    await settle();
+    const told = (tabId: string) =>
+      (inbox.get(tabId) ?? []).flatMap((message) => (message.type === 'markets' ? [message.markets?.markets[0]?.state ?? null] : []));
+    expect(told('t1')).toEqual(['running', 'stopped']);
+    openTab('t2');
+    expect(told('t2')).toEqual(['stopped']);
+    market.setToken(null);
+    expect(told('t2')).toEqual(['stopped', null]);
+  });
+
   it('refuses calls of a tab it does not know, as a plain {code, message}', async () => {
     const { market } = setup();
     await expect(market.subscribe('ghost', ['A'])).rejects.toEqual({ code: 'unknown_tab', message: 'Unknown tab ghost: register again', status: 0 });

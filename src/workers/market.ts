@@ -5,7 +5,7 @@ import type { Quote } from '../lib/quote';
 import { ExpirationResponse } from '../protocol/market';
 import type { PlainError } from '../shared/errors';
 import type { HttpClient } from '../shared/http';
-import type { MarketStatus, SubscribeResult, TabPort, TabRegistration, TabReply } from './api';
+import type { MarketsEvent, MarketStatus, SubscribeResult, TabPort, TabRegistration, TabReply } from './api';
 import { createConnectivityCheck } from './connectivity';
 import { createMarketSocket, type Logger } from './marketSocket';
 import { createQuoteCache, type QuoteTable } from './quoteCache';
@@ -66,6 +66,8 @@ export function createMarketService(options: MarketServiceOptions) {
   });
 
   const checkConnectivity = createConnectivityCheck({ http: options.http });
+  /** The latest markets event: every tab gets it, and a tab that registers gets it at once. */
+  let markets: MarketsEvent | null = null;
 
   const socket = createMarketSocket({
     url: options.socketUrl,
@@ -79,6 +81,11 @@ export function createMarketService(options: MarketServiceOptions) {
     onStatus(status: MarketStatus) {
       options.onStatus?.(status);
       for (const port of tabs.values()) port.postMessage({ type: 'market-status', status });
+    },
+    onMarkets(event) {
+      if (event === null && markets === null) return;
+      markets = event;
+      for (const port of tabs.values()) port.postMessage({ type: 'markets', markets });
     },
   });
 
@@ -106,6 +113,7 @@ export function createMarketService(options: MarketServiceOptions) {
           );
       };
       port.postMessage({ type: 'market-status', status: socket.status });
+      if (markets) port.postMessage({ type: 'markets', markets });
     },
     heartbeat: (tabId: string) => tabs.touch(tabId),
     unregisterTab: (tabId: string) => tabs.remove(tabId),

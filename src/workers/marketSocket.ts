@@ -4,7 +4,9 @@
 // has, in batch messages of up to 500 symbols carrying a requestId, so a reconnect
 // subscribes every wanted symbol again exactly once. What is asked before the socket is
 // ready waits for it. Inbound messages go through the 100/10 buffer (src/lib/inboundBuffer).
-import { MAX_SYMBOLS_PER_MESSAGE } from '../protocol/market';
+// The `markets` event (each market's state, after auth and on every change) is checked against
+// the protocol and handed on as it is.
+import { MAX_SYMBOLS_PER_MESSAGE, MarketsEvent } from '../protocol/market';
 import { SocketCloseCode } from '../protocol/socket';
 import { backoffDelay } from '../lib/backoff';
 import { createInboundBuffer, type InboundEntry, type InboundMessage } from '../lib/inboundBuffer';
@@ -41,6 +43,8 @@ export interface MarketSocketOptions {
   /** Symbols whose state changed, after each processed batch. */
   onQuotes(symbols: string[]): void;
   onStatus(status: MarketStatus): void;
+  /** Each `markets` event (every market's state), as the server sends it; null when the session ends. */
+  onMarkets?(event: MarketsEvent | null): void;
   /** Runs `task` after yielding to the event loop (between inbound batches). */
   yieldThen?(task: () => void): void;
   log?: Logger;
@@ -113,6 +117,12 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
 
   const handleEvent = (message: InboundMessage) => {
     const requestId = typeof message.requestId === 'string' ? message.requestId : undefined;
+    if (message.event === 'markets') {
+      const parsed = MarketsEvent.safeParse(message);
+      if (parsed.success) options.onMarkets?.(parsed.data);
+      else log.warn(`Market socket: a markets event outside the protocol (${parsed.error.issues[0]?.message ?? ''})`);
+      return;
+    }
     if (message.event === 'error') {
       log.warn(`Market socket error: ${String(message.message)}`);
       const symbols = Array.isArray(message.symbols) ? message.symbols.map(String) : typeof message.symbol === 'string' ? [message.symbol] : null;
@@ -250,6 +260,7 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
     requests.connectionLost();
     token = null;
     closing?.close(1000, 'session ended');
+    options.onMarkets?.(null);
     setStatus({ state: 'idle', reconnected: false, user: null });
   };
 

@@ -202,6 +202,12 @@ export interface CloseInfo {
 
 interface Inbox {
   messages: unknown[];
+  /**
+   * /ws/market's `markets` events (each market's state), kept apart from the other messages:
+   * they come after auth and whenever a feed changes, so a test that reads messages in order
+   * reads the answers it waits for, and a test about the markets reads these (marketsEvents).
+   */
+  markets: unknown[];
   closed: CloseInfo | null;
   /** Called on every message or close; each waiter decides whether it is satisfied. */
   listeners: Set<() => void>;
@@ -243,7 +249,7 @@ export interface OpenSocketOptions {
 /** Opens a socket and resolves once it is open; rejects with SocketRefused when the upgrade is refused. */
 export function openSocket(url: string, options: OpenSocketOptions = {}): Promise<WebSocket> {
   const socket = new WebSocket(url, options.origin ? { origin: options.origin } : {});
-  const inbox: Inbox = { messages: [], closed: null, listeners: new Set() };
+  const inbox: Inbox = { messages: [], markets: [], closed: null, listeners: new Set() };
   inboxes.set(socket, inbox);
   const notify = () => {
     for (const listener of [...inbox.listeners]) listener();
@@ -256,7 +262,8 @@ export function openSocket(url: string, options: OpenSocketOptions = {}): Promis
     } catch {
       message = { unparseable: text };
     }
-    inbox.messages.push(message);
+    if (typeof message === 'object' && message != null && (message as { event?: unknown }).event === 'markets') inbox.markets.push(message);
+    else inbox.messages.push(message);
     notify();
   });
   socket.on('close', (code, reason) => {
@@ -288,7 +295,7 @@ export function openSocket(url: string, options: OpenSocketOptions = {}): Promis
   });
 }
 
-function waitFor<T>(socket: WebSocket, what: string, check: (inbox: Inbox) => T | undefined): Promise<T> {
+function waitFor<T>(socket: WebSocket, what: string, check: (inbox: Inbox) => T | undefined, timeoutMs = WAIT_MS): Promise<T> {
   const inbox = inboxOf(socket);
   return new Promise((resolve, reject) => {
     const listener = () => {
@@ -307,8 +314,8 @@ function waitFor<T>(socket: WebSocket, what: string, check: (inbox: Inbox) => T 
     };
     const timer = setTimeout(() => {
       done();
-      reject(new Error(`Timed out after ${WAIT_MS} ms waiting for ${what}`));
-    }, WAIT_MS);
+      reject(new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`));
+    }, timeoutMs);
     const done = () => {
       clearTimeout(timer);
       inbox.listeners.delete(listener);
@@ -327,6 +334,26 @@ export function nextMessage(socket: WebSocket): Promise<unknown> {
     }
     return undefined;
   }).then(({ message }) => message);
+}
+
+/**
+ * The next `markets` event of a market socket that satisfies `matches` (the first one that does,
+ * of those received and not yet taken); those before it are taken too.
+ */
+export function nextMarketsEvent(socket: WebSocket, what: string, matches: (event: unknown) => boolean = () => true, timeoutMs = WAIT_MS): Promise<unknown> {
+  return waitFor(
+    socket,
+    `a markets event: ${what}`,
+    (inbox) => {
+      while (inbox.markets.length > 0) {
+        const event = inbox.markets.shift();
+        if (matches(event)) return { event };
+      }
+      if (inbox.closed) throw new Error(`Socket closed (${inbox.closed.code} ${inbox.closed.reason}) before ${what}`);
+      return undefined;
+    },
+    timeoutMs,
+  ).then(({ event }) => event);
 }
 
 /** Resolves with the close code and reason, whenever the close happened. */

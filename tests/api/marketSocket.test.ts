@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SOCKET_LIMITS } from '../../src/protocol/socket.js';
 import type { MarketData } from '../../src/protocol/market.js';
-import type { Instrument } from '../../server/market/catalogue.js';
+import { marketOf, type Instrument } from '../../server/market/catalogue.js';
 import { MARKET_LIMITS } from '../../server/ws/market.js';
 import { startServer, type TestServer } from './harness.js';
 import { expectPong, nextMessage, nextMessages, openAuthenticatedSocket, pollUntil, sendJson, signIn, waitForClose } from './helpers.js';
@@ -23,6 +23,7 @@ type Message = Record<string, unknown>;
 interface SymbolEntry {
   md: MarketData;
   expiration?: string;
+  market?: string;
 }
 
 const isControl = (message: unknown): boolean => typeof message === 'object' && message != null && 'event' in message;
@@ -63,6 +64,8 @@ describe('market socket on sqlite', () => {
     const md = market().hub.latest(instrument.instrumentId.symbol)!;
     return instrument.maturityDate ? { md, expiration: instrument.maturityDate } : { md };
   };
+  /** The answer to a subscribe: the latest entry, and the market the symbol belongs to. */
+  const snapshotEntry = (key: string): SymbolEntry & { market: string } => ({ ...latestEntry(key), market: marketOf(instrumentOf(key)) });
   const dollarFutures = () => market().catalogue.instruments.filter((instrument) => instrument.kind === 'future' && instrument.product === 'DLR');
 
   async function marketSocket(): Promise<WebSocket> {
@@ -142,7 +145,8 @@ describe('market socket on sqlite', () => {
         OI: { size: expect.any(Number) },
       });
       expect(entry.md.BI![0]!.price).toBeLessThan(entry.md.OF![0]!.price);
-      expect(entry).toEqual(latestEntry(key));
+      expect(entry.market).toBe('rofex');
+      expect(entry).toEqual(snapshotEntry(key));
     });
 
     it('gives the same instrument for the plain form, without a requestId when none was sent', async () => {
@@ -160,7 +164,8 @@ describe('market socket on sqlite', () => {
       const entry = snapshot['BYMA:GGAL'] as SymbolEntry;
       expect(entry).not.toHaveProperty('expiration');
       expect(entry.md.LA?.price).toBeGreaterThan(0);
-      expect(entry).toEqual(latestEntry('BYMA:GGAL'));
+      expect(entry.market).toBe('byma');
+      expect(entry).toEqual(snapshotEntry('BYMA:GGAL'));
     });
 
     it('answers an unknown symbol with an error naming it, with the requestId; the socket goes on', async () => {
@@ -287,7 +292,7 @@ describe('market socket on sqlite', () => {
       expect(error).toEqual({ event: 'error', message: expect.stringMatching(/DLR\/NOPE99, XYZ/), symbols: ['DLR/NOPE99', 'XYZ'], requestId: 'b1' });
       expect(keysOf(snapshot)).toEqual([future, 'BYMA:AL30', 'BYMA:GGAL'].sort());
       expect(snapshot.requestId).toBe('b1');
-      for (const key of [future, 'BYMA:AL30', 'BYMA:GGAL']) expect(snapshot[key], key).toEqual(latestEntry(key));
+      for (const key of [future, 'BYMA:AL30', 'BYMA:GGAL']) expect(snapshot[key], key).toEqual(snapshotEntry(key));
 
       advanceUntilUpdated([future, 'BYMA:GGAL']);
       expect(keysOf(await nextMessage(socket))).toEqual(expect.arrayContaining([future, 'BYMA:GGAL']));
@@ -399,7 +404,7 @@ describe('market socket on sqlite', () => {
     const keys = market()
       .catalogue.instruments.slice(0, 500)
       .map((instrument) => instrument.instrumentId.symbol);
-    const answerBytes = Buffer.byteLength(JSON.stringify(Object.fromEntries(keys.map((key) => [key, latestEntry(key)]))));
+    const answerBytes = Buffer.byteLength(JSON.stringify(Object.fromEntries(keys.map((key) => [key, snapshotEntry(key)]))));
     const written = () => (serverSide as unknown as { _socket: NetSocket })._socket.bytesWritten;
 
     socket.pause();
@@ -482,7 +487,11 @@ describe('market socket on sqlite', () => {
     while (!upToDate()) {
       const message = await nextMessage(slow);
       expect(isControl(message), JSON.stringify(message).slice(0, 200)).toBe(false);
-      for (const key of keysOf(message)) received.set(key, (message as Message)[key]);
+      // A snapshot also names the market; updates do not.
+      for (const key of keysOf(message)) {
+        const { market: _market, ...entry } = (message as Record<string, SymbolEntry>)[key]!;
+        received.set(key, entry);
+      }
     }
     for (const key of slowKeys) expect(received.get(key), key).toEqual(latestEntry(key));
   });

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { isOwnVisor, MAX_SECTIONS, type Section } from '../../protocol/workspace';
 import type { VisorRecord } from '../../shared/db';
 import { Menu } from '../../ui/Menu';
+import { MarketStatesLine } from './MarketStatesLine';
 import { addableSections } from './sections/registry';
 import { bottomRow, GRID_COLUMNS, newSectionId } from './sectionLayout';
 import { useVisorSections } from './useVisorSections';
@@ -84,6 +85,7 @@ export function VisorScreen({ record, owner, editMode, disabledReason, serverRea
         onClone={actions.onClone}
         addMenu={addMenu}
       />
+      <MarketStatesLine />
       {shown.length === 0 ? (
         <div className="card visor-empty">
           <p className="muted">{editMode ? 'Este visor no tiene secciones. Agregue una con «Agregar sección».' : 'Este visor no tiene secciones.'}</p>

@@ -6,6 +6,8 @@
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { HistoryStatus } from '../../../../data/chartHistory';
 import { useOnline } from '../../../../data/offline';
+import { useMarketStatesOf } from '../../../../data/store';
+import { lastUpdateOf } from '../../../../lib/marketStateTexts';
 import { chartSeriesSpec, effectiveInterval, INTRADAY_RANGES, isIntradayInterval } from '../../../../lib/candles';
 import { formatMarketTime } from '../../../../lib/numberFormat';
 import { lineColor } from '../../../../lib/palette';
@@ -64,9 +66,17 @@ export function ChartView({ section, editable, onConfigChange, settingsOpen, onS
   const change = (update: (current: ChartConfig) => ChartConfig) => onConfigChange((current) => update(readChartConfig(current)));
   const canChange = editable && disabledReason == null;
   const note = views.length > 0 ? statusText(status) : null;
+  // A series of a market not running (stopped, silent, reconnecting, closed): its live end is stale.
+  const seriesSymbols = useMemo(
+    () => views.flatMap(({ spec }) => (spec.kind === 'symbol' ? [spec.symbol] : spec.kind === 'formula' ? spec.symbols : [])),
+    [views],
+  );
+  const seriesMarkets = useMarketStatesOf(seriesSymbols);
+  const stale = seriesMarkets.some((entry) => entry.state !== 'running');
+  const lastUpdate = lastUpdateOf(seriesMarkets);
 
   return (
-    <div className="vs-chart" ref={rootRef} data-state={status.state} data-range={config.range} data-interval={interval}>
+    <div className="vs-chart" ref={rootRef} data-state={status.state} data-range={config.range} data-interval={interval} data-stale={stale}>
       {editable && settingsOpen && <ChartSettings config={config} disabledReason={disabledReason} onChange={change} onClose={onSettingsClose} />}
       <div className="vs-chart__head">
         {editable ? (
@@ -109,6 +119,9 @@ export function ChartView({ section, editable, onConfigChange, settingsOpen, onS
           <span className="vs-chart__status" role="status">
             {note}
           </span>
+        )}
+        {stale && (
+          <span className="vs-chart__stale">{lastUpdate == null ? 'Sin datos en vivo' : `Sin datos en vivo · último ${formatMarketTime(lastUpdate)}`}</span>
         )}
       </div>
       {views.length === 0 ? (

@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { marketKeys } from '../../../../data/queries/keys';
 import { marketQueries } from '../../../../data/queries/market';
-import { subscribeQuotes, useMarketStatus, type QuoteState } from '../../../../data/store';
+import { inStaleMarket, type QuoteState, subscribeQuotes, useMarketStatus, useStaleMarkets } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { parseYyyymmdd, yyyymmdd } from '../../../../lib/calendar';
 import { curveContracts, curveProducts, marketToday, spotCandidates, type CurveContract } from '../../../../lib/futuresCurve';
@@ -77,6 +77,8 @@ export const CURVE_REFRESH_MS = 250;
 /** The curve now, recomputed after the batches of ticks that moved its symbols, at most every CURVE_REFRESH_MS. */
 export function useCurveSnapshot(contracts: readonly CurveContract[], spot: string, today: Date, dayCount: DayCount): CurveSnapshot & { marketLive: boolean } {
   const marketLive = useMarketStatus().state === 'open';
+  // A contract of a market not running (stopped, silent, reconnecting, closed) is stale too.
+  const staleMarkets = useStaleMarkets();
   const symbolsKey = useMemo(() => [...contracts.map((contract) => contract.symbol), ...(spot ? [spot] : [])].join('\n'), [contracts, spot]);
   const [states, setStates] = useState<{ key: string; quotes: ReadonlyMap<string, QuoteState | null> }>({ key: '', quotes: new Map() });
 
@@ -112,8 +114,8 @@ export function useCurveSnapshot(contracts: readonly CurveContract[], spot: stri
     const quotes = states.key === symbolsKey ? states.quotes : new Map<string, QuoteState | null>();
     const quoteOf = (symbol: string) => {
       const state = quotes.get(symbol);
-      return state ? { md: state.quote.md, live: state.live && marketLive } : null;
+      return state ? { md: state.quote.md, live: state.live && marketLive && !inStaleMarket(state.quote, staleMarkets) } : null;
     };
     return { ...curveSnapshot(contracts, spot, quoteOf, today, dayCount), marketLive };
-  }, [states, symbolsKey, contracts, spot, today, dayCount, marketLive]);
+  }, [states, symbolsKey, contracts, spot, today, dayCount, marketLive, staleMarkets]);
 }

@@ -3,7 +3,7 @@
 // it renders once and writes each new value into its text nodes; it holds its legs with its
 // element (the off-screen cadence while it is scrolled away).
 import { memo, useLayoutEffect, useRef } from 'react';
-import { subscribeQuotes, useMarketStatus } from '../../../../data/store';
+import { inStaleMarket, subscribeQuotes, useMarketStatus, useStaleMarkets } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaProblem, formulaValue } from '../../../../lib/formulaValue';
 import { DEFAULT_DECIMALS, formatMarketTime, formatNumber, formatSigned } from '../../../../lib/numberFormat';
@@ -13,6 +13,8 @@ import type { NamedFormula } from '../../../../protocol/workspace';
 
 export const FormulaCard = memo(function FormulaCard({ formula }: { formula: NamedFormula }) {
   const marketLive = useMarketStatus().state === 'open';
+  // Stale when any leg's market is not running (stopped, silent, reconnecting, closed).
+  const staleMarkets = useStaleMarkets();
   const cardRef = useRef<HTMLElement>(null);
   const valueRef = useRef<HTMLSpanElement>(null);
   const changeRef = useRef<HTMLSpanElement>(null);
@@ -38,7 +40,12 @@ export const FormulaCard = memo(function FormulaCard({ formula }: { formula: Nam
     // Computed at once, then once per batch of ticks that moved any leg (subscribeQuotes).
     const stop = subscribeQuotes(parsed.symbols, (states) => {
       const result = formulaValue(parsed, (symbol) => states.get(symbol)?.quote);
-      const stale = !marketLive || parsed.symbols.some((symbol) => !states.get(symbol)?.live);
+      const stale =
+        !marketLive ||
+        parsed.symbols.some((symbol) => {
+          const state = states.get(symbol);
+          return !state?.live || inStaleMarket(state.quote, staleMarkets);
+        });
       if (result.value != null) firstSeen ??= result.value;
       const base = result.close ?? firstSeen;
       const value = result.value == null ? EMPTY_CELL : formatNumber(result.value, DEFAULT_DECIMALS);
@@ -62,7 +69,7 @@ export const FormulaCard = memo(function FormulaCard({ formula }: { formula: Nam
       stop();
       releases.forEach((release) => release());
     };
-  }, [formula.expression, marketLive]);
+  }, [formula.expression, marketLive, staleMarkets]);
 
   return (
     <article className="vs-formula-card" ref={cardRef} data-formula={formula.name} data-stale="true" aria-label={formula.name}>

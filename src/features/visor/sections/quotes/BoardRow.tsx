@@ -7,11 +7,12 @@
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { memo, useCallback, useLayoutEffect, useRef } from 'react';
-import { subscribeQuote, subscribeQuotes } from '../../../../data/store';
+import { inStaleMarket, subscribeQuote, subscribeQuotes } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaProblem, formulaQuote, formulaValue } from '../../../../lib/formulaValue';
 import { EMPTY_CELL } from '../../../../lib/quoteColumns';
 import { displaySymbol } from '../../../../lib/symbolNames';
+import type { MarketName } from '../../../../protocol/market';
 import type { QuoteColumn, QuoteRowConfig } from '../../../../protocol/workspace';
 import { Menu } from '../../../../ui/Menu';
 import { liveCells, staleNote, type LiveCells } from './liveCells';
@@ -28,6 +29,8 @@ interface BoardRowProps {
   decimals: number;
   /** The market socket is open: otherwise every row is stale. */
   marketLive: boolean;
+  /** Markets not running now (stopped, silent, reconnecting, closed): their symbols' rows are stale. */
+  staleMarkets: ReadonlySet<MarketName>;
   /** Offset of the row in the virtual list, px. */
   start: number;
   /** Drag and the row menu are shown (edit mode, server reachable). */
@@ -38,15 +41,15 @@ interface BoardRowProps {
 }
 
 /** Subscribes a symbol row: its atom's state into the cells. */
-function followSymbol(symbol: string, cells: LiveCells, marketLive: boolean): () => void {
+function followSymbol(symbol: string, cells: LiveCells, marketLive: boolean, staleMarkets: ReadonlySet<MarketName>): () => void {
   return subscribeQuote(symbol, (state) => {
-    const stale = !marketLive || state == null || !state.live;
+    const stale = !marketLive || state == null || !state.live || inStaleMarket(state.quote, staleMarkets);
     cells.show(state?.quote, stale, stale ? staleNote(state?.quote.md.LA?.date) : '');
   });
 }
 
 /** Subscribes a formula row: its legs' atoms; each batch that moves any of them computes the value again. */
-function followFormula(expression: string, cells: LiveCells, marketLive: boolean): () => void {
+function followFormula(expression: string, cells: LiveCells, marketLive: boolean, staleMarkets: ReadonlySet<MarketName>): () => void {
   const formula = compileFormula(expression);
   if (!formula.ok) {
     cells.show(null, false, formula.error);
@@ -54,12 +57,17 @@ function followFormula(expression: string, cells: LiveCells, marketLive: boolean
   }
   return subscribeQuotes(formula.symbols, (states) => {
     const result = formulaValue(formula, (symbol) => states.get(symbol)?.quote);
-    const stale = !marketLive || formula.symbols.some((symbol) => !states.get(symbol)?.live);
+    const stale =
+      !marketLive ||
+      formula.symbols.some((symbol) => {
+        const state = states.get(symbol);
+        return !state?.live || inStaleMarket(state.quote, staleMarkets);
+      });
     cells.show(formulaQuote(result), stale, formulaProblem(result) ?? (stale ? staleNote(result.time) : ''));
   });
 }
 
-export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, marketLive, start, editable, dragOff, onRemove }: BoardRowProps) {
+export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, marketLive, staleMarkets, start, editable, dragOff, onRemove }: BoardRowProps) {
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id,
     disabled: !editable || dragOff != null,
@@ -81,13 +89,13 @@ export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, mar
     const element = rowRef.current!;
     const cells = liveCells(element, cellRefs.current, columnsKey ? (columnsKey.split(',') as QuoteColumn[]) : [], noteRef.current!, decimals);
     const symbols = row.kind === 'symbol' ? [subject] : compileFormula(subject).symbols;
-    const stop = row.kind === 'symbol' ? followSymbol(subject, cells, marketLive) : followFormula(subject, cells, marketLive);
+    const stop = row.kind === 'symbol' ? followSymbol(subject, cells, marketLive, staleMarkets) : followFormula(subject, cells, marketLive, staleMarkets);
     const releases = symbols.map((symbol) => holdSymbol(symbol, element));
     return () => {
       stop();
       releases.forEach((release) => release());
     };
-  }, [row.kind, subject, columnsKey, decimals, marketLive]);
+  }, [row.kind, subject, columnsKey, decimals, marketLive, staleMarkets]);
 
   const label = row.kind === 'symbol' ? displaySymbol(row.symbol) : row.name;
   const full = row.kind === 'symbol' ? row.symbol : `${row.name} = ${row.expression}`;

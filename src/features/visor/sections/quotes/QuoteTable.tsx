@@ -7,7 +7,7 @@ import { SortableContext, arrayMove, sortableKeyboardCoordinates, verticalListSo
 import { restrictToVerticalAxis } from './dragModifiers';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties, type RefObject } from 'react';
-import { readQuote, useMarketStatus } from '../../../../data/store';
+import { readQuote, useMarketStatus, useStaleMarkets } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaQuote, formulaValue } from '../../../../lib/formulaValue';
 import { DEFAULT_DECIMALS } from '../../../../lib/numberFormat';
@@ -96,6 +96,7 @@ interface QuoteTableProps {
 
 export function QuoteTable({ rows, columns, editable, onRowsChange, label }: QuoteTableProps) {
   const marketLive = useMarketStatus().state === 'open';
+  const staleMarkets = useStaleMarkets();
   const decimalsOf = useDecimals();
   const [sort, setSort] = useState<Sort | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -224,6 +225,7 @@ export function QuoteTable({ rows, columns, editable, onRowsChange, label }: Quo
                     columns={columns}
                     decimals={row.kind === 'symbol' ? decimalsOf(row.symbol) : DEFAULT_DECIMALS}
                     marketLive={marketLive}
+                    staleMarkets={staleMarkets}
                     start={item.start}
                     editable={editable}
                     dragOff={dragOff}
