@@ -1,5 +1,6 @@
 // The built-in paper broker: every user gets a demo account whose positions are valued at
 // the simulated market and which fills a small order now and then at market prices.
+import { marketIsoString } from '../../src/lib/marketTime.js';
 import type { Fill, Position, PositionsSnapshot } from '../../src/protocol/broker.js';
 import type { Catalogue, Instrument } from '../market/catalogue.js';
 import { hashText, roundToTick, seededRandom } from '../market/random.js';
@@ -25,7 +26,7 @@ const settlType = (instrument: Instrument) => (instrument.term === 'CI' ? 0 : 1)
 
 /** `20261122-13:11:04.214-0300`, Primary's transactTime, in Buenos Aires time. */
 export function transactTime(ms: number): string {
-  const local = new Date(ms - 3 * 60 * 60 * 1000).toISOString(); // UTC−3
+  const local = marketIsoString(ms);
   return `${local.slice(0, 10).replaceAll('-', '')}-${local.slice(11, 23)}-0300`;
 }
 

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { MARKET_DAY_MS, MARKET_UTC_OFFSET, marketDayStart, marketIsoDate, marketIsoString } from '../../src/lib/marketTime.js';
 import { CreateUserRequest, LogExportQuery, LogQuery, UpdateUserRequest, type AdminUser, type OperatorLogItem } from '../../src/protocol/admin.js';
 import type { LogFilter, OperatorLogRepo } from '../db/operatorLog.js';
 import type { OperatorLogRow, UserRow } from '../db/schema.js';
@@ -39,19 +40,21 @@ function toAdminUser(row: UserRow, lastSignIn: number | undefined): AdminUser {
   };
 }
 
-const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+const ISO_DATE_TIME = /^(\d{4}-\d{2}-\d{2})(T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
-/** ISO date or date-time to epoch ms; a bare `to` date covers its whole day (UTC). */
+/**
+ * ISO date or date-time to epoch ms, in market time (Buenos Aires): a bare date is that market
+ * day, from its 00:00 (`from`) or to its end (`to`); a date-time without an offset is Buenos
+ * Aires time. The server's own zone never counts.
+ */
 function parseDate(field: 'from' | 'to', raw: string | undefined): number | undefined {
   if (raw == null || raw === '') return undefined;
   // Date.parse alone also takes '12/31/2024' or 'hello 5', and rolls 2024-02-30 into March.
-  const match = ISO_DATE_TIME.exec(raw);
-  const [, year, month, day] = match ?? [];
-  const realDay = match != null && new Date(Date.UTC(Number(year), Number(month) - 1, Number(day))).toISOString().startsWith(`${year}-${month}-${day}`);
-  const bareDate = match != null && !raw.includes('T');
-  const ms = Date.parse(bareDate ? `${raw}T00:00:00Z` : raw);
-  if (!realDay || !Number.isFinite(ms)) throw new InvalidError(ADMIN_MESSAGES.badDate(field));
-  return bareDate && field === 'to' ? ms + 24 * 60 * 60 * 1000 - 1 : ms;
+  const [, day, time, offset] = ISO_DATE_TIME.exec(raw) ?? [];
+  const dayStart = day == null ? null : marketDayStart(day);
+  const ms = dayStart == null || time == null ? dayStart : Date.parse(offset == null ? `${raw}${MARKET_UTC_OFFSET}` : raw);
+  if (ms == null || !Number.isFinite(ms)) throw new InvalidError(ADMIN_MESSAGES.badDate(field));
+  return time == null && field === 'to' ? ms + MARKET_DAY_MS - 1 : ms;
 }
 
 function encodeCursor(row: { at: number; id: string }): string {
@@ -77,7 +80,9 @@ function logFilter(query: { user?: string | undefined; action?: string | undefin
 
 /** Rows the CSV export reads at a time: memory stays one page, however many rows match. */
 const EXPORT_PAGE_ROWS = 1000;
-const CSV_COLUMNS = ['fecha', 'usuario', 'id_usuario', 'accion', 'ip', 'detalle', 'id'];
+/** The time's column says its zone: its cells carry no offset, so spreadsheets read them as dates. */
+export const CSV_TIME_COLUMN = 'fecha (Buenos Aires)';
+const CSV_COLUMNS = [CSV_TIME_COLUMN, 'usuario', 'id_usuario', 'accion', 'ip', 'detalle', 'id'];
 
 /** One CSV cell: quoted when it must be, and never read as a formula by a spreadsheet. */
 function csvCell(value: string | null): string {
@@ -86,8 +91,13 @@ function csvCell(value: string | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/** `2026-11-27 14:02:05`: a log time in Buenos Aires, as spreadsheets read a date and time. */
+export function csvTime(at: number): string {
+  return marketIsoString(at).slice(0, 19).replace('T', ' ');
+}
+
 function csvLine(row: OperatorLogRow): string {
-  return [new Date(row.at).toISOString(), row.username, row.user_id, row.action, row.ip, row.detail, row.id].map(csvCell).join(',') + '\r\n';
+  return [csvTime(row.at), row.username, row.user_id, row.action, row.ip, row.detail, row.id].map(csvCell).join(',') + '\r\n';
 }
 
 /**
@@ -109,10 +119,7 @@ async function* logCsv(log: OperatorLogRepo, filter: LogFilter): AsyncGenerator<
 
 /** The export's file name: the operator log and the day in Buenos Aires, e.g. logs-operadores-2026-11-26.csv. */
 export function exportFileName(at: number): string {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Argentina/Buenos_Aires', year: 'numeric', month: '2-digit', day: '2-digit' }).format(
-    new Date(at),
-  );
-  return `logs-operadores-${day}.csv`;
+  return `logs-operadores-${marketIsoDate(at)}.csv`;
 }
 
 /** Users and the operator log; admins only. */

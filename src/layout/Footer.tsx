@@ -1,3 +1,4 @@
+import { marketIsoDate } from '../lib/marketTime';
 import { settings } from '../shared/settings';
 
 export function Footer() {
@@ -6,7 +7,9 @@ export function Footer() {
       <span>
         <strong>Visores</strong> {settings.appVersion}
       </span>
-      <span>© {new Date().getFullYear()} Visores</span>
+      {/* Said once for the whole app: every date and time shown is the market's. */}
+      <span data-field="time-zone">Fechas y horas de Buenos Aires (UTC−3)</span>
+      <span>© {marketIsoDate(new Date().getTime()).slice(0, 4)} Visores</span>
     </footer>
   );
 }

@@ -13,6 +13,13 @@ describe('fills', () => {
     expect(fillTimeText('')).toBe('');
   });
 
+  it('writes a fill time in market time when the broker wrote another offset', () => {
+    // 02:30 UTC on the 23rd is 23:30 of the 22nd in Buenos Aires.
+    expect(fillTimeText('20261123-02:30:00.000+0000')).toBe('22/11 23:30:00');
+    expect(fillTimeText('20261123-11:30:00+09:00')).toBe('22/11 23:30:00');
+    expect(fillTimeText('20261122-23:30:00')).toBe('22/11 23:30:00');
+  });
+
   it('orders newest first, the later listed first among equal times', () => {
     const list = [
       fill('a', '20261122-10:00:00.000-0300'),

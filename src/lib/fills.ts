@@ -1,6 +1,7 @@
 // A broker's fills as a trader reads them (issue 19), pure: newest first, and Primary's
 // transactTime (`20261122-13:11:04.214-0300`) as a date and time.
 import type { Fill } from '../protocol/broker';
+import { formatMarketDate, formatMarketTime } from './numberFormat';
 
 const TRANSACT_TIME = /^(\d{4})(\d{2})(\d{2})-(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,3}))?(?:([+-])(\d{2}):?(\d{2}))?$/;
 
@@ -15,12 +16,10 @@ export function transactTimeMs(text: string): number | null {
   return Number.isFinite(ms) ? ms : null;
 }
 
-/** `22/11 13:11:04`, in the market's time as the broker wrote it; the text itself when it does not parse. */
+/** `22/11 13:11:04` in market time, whatever offset the broker wrote; the text itself when it does not parse. */
 export function fillTimeText(text: string): string {
-  const match = TRANSACT_TIME.exec(text.trim());
-  if (!match) return text;
-  const [, , month, day, hour, minute, second] = match;
-  return `${day}/${month} ${hour}:${minute}:${second}`;
+  const ms = transactTimeMs(text);
+  return ms == null ? text : `${formatMarketDate(ms).slice(0, 5)} ${formatMarketTime(ms)}`;
 }
 
 /** The fills newest first: by time, and the later listed first among equal (or unreadable) times. */

@@ -1,6 +1,8 @@
 // Numbers as an Argentine trader reads them ('1.234.567,89'): dots between thousands, a
 // decimal comma. Written out because a board formats thousands of numbers a second, and
 // Intl.NumberFormat costs several times more per call (the tests pin the same output).
+// Dates and times are the market's (Buenos Aires; marketTime.ts), whatever the browser's zone.
+import { MARKET_OFFSET_MS } from './marketTime';
 
 /** Spec section 9: the number formatter's precision when nothing better is known. */
 export const DEFAULT_DECIMALS = 4;
@@ -20,17 +22,14 @@ export function formatSigned(value: number, decimals: number): string {
   return value > 0 && /[1-9]/.test(text) ? `+${text}` : text;
 }
 
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
 /** Hours and minutes (and seconds) of an epoch-ms instant in Buenos Aires time, where the market is. */
 export function formatMarketTime(epochMs: number, withSeconds = true): string {
-  // Buenos Aires is UTC-3 all year (no daylight saving since 2009).
-  const local = new Date(epochMs - 3 * 60 * 60 * 1000);
-  const two = (n: number) => String(n).padStart(2, '0');
-  const time = `${two(local.getUTCHours())}:${two(local.getUTCMinutes())}`;
-  return withSeconds ? `${time}:${two(local.getUTCSeconds())}` : time;
+  const local = new Date(epochMs - MARKET_OFFSET_MS);
+  const time = `${twoDigits(local.getUTCHours())}:${twoDigits(local.getUTCMinutes())}`;
+  return withSeconds ? `${time}:${twoDigits(local.getUTCSeconds())}` : time;
 }
-
-const MARKET_OFFSET_MS = 3 * 60 * 60 * 1000;
-const twoDigits = (n: number) => String(n).padStart(2, '0');
 
 /** `27/11/2026`: the date of an epoch-ms instant in Buenos Aires, the market's day (not the browser's). */
 export function formatMarketDate(epochMs: number): string {

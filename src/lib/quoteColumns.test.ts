@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { cellNumber, cellText, changeDirection, defaultColumns, EMPTY_CELL } from './quoteColumns';
 import type { Quote } from './quote';
 
-const now = new Date(Date.UTC(2026, 10, 25));
+// Noon in Buenos Aires.
+const now = new Date(Date.UTC(2026, 10, 25, 15));
 const quote: Quote = {
   md: {
     BI: [{ price: 1450.5, size: 12 }],
@@ -31,6 +32,8 @@ describe('quote board cells', () => {
     expect(cellText('expiration', quote, 2, now)).toBe('30/12/2026');
     expect(cellText('days_to_expiry', quote, 2, now)).toBe('35');
     expect(cellText('time', quote, 2, now)).toBe('11:05:09');
+    // 22:30 in Buenos Aires is the next day in UTC: the days still count from the market's day.
+    expect(cellText('days_to_expiry', quote, 2, new Date(Date.UTC(2026, 11, 29, 1, 30)))).toBe('2');
   });
 
   it('shows a dash, never 0 or NaN, where the quote has nothing', () => {

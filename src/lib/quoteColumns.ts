@@ -4,6 +4,7 @@
 import { QUOTE_COLUMNS, type QuoteColumn } from '../protocol/workspace';
 import type { InstrumentKind } from '../protocol/market';
 import { calendarDaysBetween } from './calendar';
+import { marketToday } from './marketTime';
 import { formatMarketTime, formatNumber, formatSigned } from './numberFormat';
 import type { Quote } from './quote';
 
@@ -138,7 +139,8 @@ export function cellNumber(column: QuoteColumn, quote: Quote | null | undefined,
       value = quote?.expiration?.getTime();
       break;
     case 'days_to_expiry':
-      return quote?.expiration ? calendarDaysBetween(now, quote.expiration) : null;
+      // From today where the market is: after 21:00 in Buenos Aires it is already tomorrow in UTC.
+      return quote?.expiration ? calendarDaysBetween(marketToday(now.getTime()), quote.expiration) : null;
     case 'time':
       value = md.LA?.date;
       break;

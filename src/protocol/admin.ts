@@ -43,9 +43,9 @@ export const LogQuery = z.strictObject({
   /** A user id or a username. */
   user: trimmedText().max(200).optional(),
   action: trimmedText().max(50).optional(),
-  /** ISO date or date-time, inclusive. */
+  /** ISO date (a Buenos Aires day, from its 00:00) or date-time (no offset: Buenos Aires time), inclusive. */
   from: trimmedText().max(40).optional(),
-  /** ISO date or date-time; a bare date includes that whole day. */
+  /** ISO date or date-time as `from`; a bare date includes that whole Buenos Aires day. */
   to: trimmedText().max(40).optional(),
   cursor: trimmedText().max(200).optional(),
   limit: z.coerce.number().int().min(1, 'limit debe ser al menos 1').max(200, 'limit no puede superar 200').default(50),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminLogsResponse, AdminUserResponse, AdminUsersResponse, type OperatorLogItem } from '../../src/protocol/admin.js';
+import { marketDayStart, marketIsoDate } from '../../src/lib/marketTime.js';
 import { SocketCloseCode } from '../../src/protocol/socket.js';
 import { NewVisorResponse, VisorResponse } from '../../src/protocol/workspace.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
@@ -422,12 +423,12 @@ describe.each(databaseTargets())('admin API on $name', (target) => {
       expect((await logs('?action=no_such_action')).data).toEqual([]);
 
       const iso = (ms: number) => new Date(ms).toISOString();
-      const day = (ms: number) => iso(ms).slice(0, 10);
-      const startOfDay = (ms: number) => Date.parse(`${day(ms)}T00:00:00Z`);
+      const day = (ms: number) => marketIsoDate(ms);
+      const startOfDay = (ms: number) => marketDayStart(day(ms))!;
       expect(ids((await logs(`?limit=200&from=${iso(late)}`)).data)).toEqual(within(late, Infinity));
       expect(ids((await logs(`?limit=200&to=${iso(early)}`)).data)).toEqual(within(-Infinity, early));
       expect(ids((await logs(`?limit=200&from=${iso(early)}&to=${iso(late - 1)}`)).data)).toEqual(within(early, late - 1));
-      // A bare `to` date covers that whole day; a bare `from` date starts at its midnight (UTC).
+      // A bare `to` date covers that whole day; a bare `from` date starts at its midnight (Buenos Aires).
       expect(ids((await logs(`?limit=200&to=${day(early)}`)).data)).toEqual(within(-Infinity, startOfDay(early) + DAY - 1));
       expect(ids((await logs(`?limit=200&from=${day(late)}`)).data)).toEqual(within(startOfDay(late), Infinity));
       const sameDay = (await logs(`?from=${day(early)}&to=${day(early)}&user=${watched.user._id}`)).data;

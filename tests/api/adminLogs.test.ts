@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminLogsResponse, type OperatorLogItem } from '../../src/protocol/admin.js';
 import { OPERATOR_ACTIONS } from '../../server/db/operatorLog.js';
-import { exportFileName } from '../../server/http/admin.js';
+import { CSV_TIME_COLUMN, csvTime, exportFileName } from '../../server/http/admin.js';
 import { LOG_ACTIONS } from '../../src/features/admin/logActions.js';
 import { csvRecords } from '../e2e/csv.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
@@ -70,12 +70,17 @@ describe.each(databaseTargets())('operator log export and paging on $name', (tar
     expect(exportFileName(Date.UTC(2026, 10, 26, 12))).toBe('logs-operadores-2026-11-26.csv');
     // Buenos Aires is UTC-3: 01:00 UTC is still the day before there.
     expect(exportFileName(Date.UTC(2026, 10, 26, 1))).toBe('logs-operadores-2026-11-25.csv');
-    expect(text.startsWith('\ufefffecha,usuario,id_usuario,accion,ip,detalle,id\r\n')).toBe(true);
+    expect(text.startsWith('\ufefffecha (Buenos Aires),usuario,id_usuario,accion,ip,detalle,id\r\n')).toBe(true);
 
     const records = csvRecords(text);
     const paged = await allPages(`&user=${user.user.username}`);
     expect(records.map((record) => record.id)).toEqual(paged.map((row) => row.id));
-    expect(records.map((record) => [record.fecha, record.usuario, record.accion])).toEqual(paged.map((row) => [row.at, row.username, row.action]));
+    expect(records.map((record) => [record[CSV_TIME_COLUMN], record.usuario, record.accion])).toEqual(
+      paged.map((row) => [csvTime(Date.parse(row.at)), row.username, row.action]),
+    );
+    // The time in Buenos Aires, as a spreadsheet reads a date and time: 16:02:05 UTC is 13:02:05 there.
+    expect(csvTime(Date.UTC(2026, 10, 27, 16, 2, 5, 700))).toBe('2026-11-27 13:02:05');
+    expect(csvTime(Date.UTC(2026, 10, 28, 1, 30))).toBe('2026-11-27 22:30:00');
     const tricky = records.find((record) => record.accion === 'visor_create')!;
     expect(JSON.parse(tricky.detalle!)).toEqual({ title: 'Dólar, "MEP"\ny =1+1' });
     expect(tricky.ip).toBe("'=cmd|calc");
@@ -95,6 +100,39 @@ describe.each(databaseTargets())('operator log export and paging on $name', (tar
     expect(logins.map((record) => record.id)).toEqual(paged.filter((row) => row.action === 'login').map((row) => row.id));
     const future = new Date(server.clock.now() + 86_400_000).toISOString();
     expect(csvRecords((await exportCsv(`?from=${encodeURIComponent(future)}`)).text)).toEqual([]);
+  });
+
+  it('filters by market days (Buenos Aires, UTC−3), not UTC days, in pages and in the export', async () => {
+    const { db } = server.app.ctx;
+    // Either side of the two midnights of 10 March 2026 in Buenos Aires (03:00 UTC).
+    const times = {
+      'tz-1': Date.UTC(2026, 2, 10, 2, 59, 59, 999),
+      'tz-2': Date.UTC(2026, 2, 10, 3),
+      'tz-3': Date.UTC(2026, 2, 11, 2, 59, 59, 999),
+      'tz-4': Date.UTC(2026, 2, 11, 3),
+    };
+    await db
+      .insertInto('operator_log')
+      .values(Object.entries(times).map(([id, at]) => ({ id, at, user_id: null, username: 'tz-ana', action: 'login', detail: null, ip: null })))
+      .execute();
+    const ids = async (query: string) => (await allPages(`&user=tz-ana${query}`, 2)).map((row) => row.id);
+    expect(await ids('&from=2026-03-10&to=2026-03-10')).toEqual(['tz-3', 'tz-2']);
+    expect(await ids('&from=2026-03-10')).toEqual(['tz-4', 'tz-3', 'tz-2']);
+    expect(await ids('&to=2026-03-09')).toEqual(['tz-1']);
+    expect(await ids('&from=2026-03-11')).toEqual(['tz-4']);
+    // A date-time without an offset is Buenos Aires time too; one with an offset is that instant.
+    expect(await ids('&from=2026-03-10T23:59:59.999')).toEqual(['tz-4', 'tz-3']);
+    expect(await ids('&to=2026-03-10T00:00')).toEqual(['tz-2', 'tz-1']);
+    expect(await ids(`&from=${encodeURIComponent('2026-03-10T03:00:00Z')}&to=${encodeURIComponent('2026-03-10T23:59:59.999-03:00')}`)).toEqual([
+      'tz-3',
+      'tz-2',
+    ]);
+
+    const records = csvRecords((await exportCsv('?user=tz-ana&from=2026-03-10&to=2026-03-10')).text);
+    expect(records.map((record) => [record.id, record[CSV_TIME_COLUMN]])).toEqual([
+      ['tz-3', '2026-03-10 23:59:59'],
+      ['tz-2', '2026-03-10 00:00:00'],
+    ]);
   });
 
   it('refuses bad filters with 400, a user with 403 and nobody with 401', async () => {
@@ -146,7 +184,8 @@ describe.each(databaseTargets())('operator log export and paging on $name', (tar
   });
 
   describe('with 100,000 rows', () => {
-    const base = Date.UTC(2025, 0, 1);
+    // 00:00 of 1 January 2025 in Buenos Aires: the rows (14 hours of them) are all that market day.
+    const base = Date.UTC(2025, 0, 1, 3);
     beforeAll(async () => {
       const { db } = server.app.ctx;
       const detail = JSON.stringify({ note: 'x'.repeat(300) });

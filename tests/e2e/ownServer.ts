@@ -12,6 +12,8 @@ import path from 'node:path';
 export interface OwnServer {
   /** http://127.0.0.1:<port> */
   url: string;
+  /** Its DATA_DIR (the SQLite file is visores.sqlite there), for a spec that sets rows the API cannot. */
+  dataDir: string;
   /** SIGKILL, no graceful close: sockets drop as in a crash. */
   kill(): Promise<void>;
   /** Starts it again (after kill or stop); `env` adds to or replaces the variables it started with. */
@@ -78,6 +80,7 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
   await start();
   return {
     url,
+    dataDir,
     kill: () => end('SIGKILL'),
     restart: (next = {}) => {
       currentEnv = { ...currentEnv, ...next };

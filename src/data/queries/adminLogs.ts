@@ -12,7 +12,7 @@ import { adminLogsKeys, type LogFilters } from './keys';
 /** Rows per page of the log. */
 export const LOG_PAGE_SIZE = 50;
 
-/** The filters as a query string: empty ones left out; a date range in Buenos Aires days is sent as given (the server reads a bare date as that UTC day). */
+/** The filters as a query string: empty ones left out; the days are sent as typed (the server reads a bare date as that Buenos Aires day). */
 export function logQueryString(filters: LogFilters, extra: Record<string, string> = {}): string {
   const params = new URLSearchParams();
   for (const [name, value] of Object.entries({ ...filters, ...extra })) if (value.trim() !== '') params.set(name, value.trim());

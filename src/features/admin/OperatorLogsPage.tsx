@@ -8,6 +8,7 @@ import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { useNeedsServerReason } from '../../data/offline';
+import { marketIsoString } from '../../lib/marketTime';
 import { adminLogsQueries, useExportLogsMutation } from '../../data/queries/adminLogs';
 import type { LogFilters } from '../../data/queries/keys';
 import type { OperatorLogItem } from '../../protocol/admin';
@@ -38,7 +39,7 @@ function LogDetails({ row, onClose }: { row: OperatorLogItem | null; onClose: ()
             <div>
               <dt>Fecha</dt>
               <dd>
-                {formatDateTime(row.at)} <span className="muted status-mono">({row.at})</span>
+                {formatDateTime(row.at)} <span className="muted status-mono">({marketIsoString(Date.parse(row.at))})</span>
               </dd>
             </div>
             <div>
@@ -189,7 +190,7 @@ export function OperatorLogsPage() {
             Limpiar
           </button>
         </div>
-        <p className="muted status-small log-filters__note">Las fechas son días UTC; &quot;hasta&quot; incluye el día entero.</p>
+        <p className="muted status-small log-filters__note">Fechas y horas de Buenos Aires (UTC−3); &quot;hasta&quot; incluye el día entero.</p>
       </form>
 
       <section className="card status-section" aria-labelledby="logs-title">

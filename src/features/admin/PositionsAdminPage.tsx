@@ -5,6 +5,7 @@
 // components (PositionsTable, FillsList); the worker's positions connection, what it holds
 // for each watched account, and its event log.
 import { useQuery } from '@tanstack/react-query';
+import { formatMarketTime } from '../../lib/numberFormat';
 import { useNeedsServerReason } from '../../data/offline';
 import { adminPositionsQueries } from '../../data/queries/adminPositions';
 import { workerQueries } from '../../data/queries/eventLog';
@@ -16,25 +17,15 @@ import { FillsList } from '../visor/sections/positions/FillsList';
 import { PositionsTable } from '../visor/sections/positions/PositionsTable';
 import { POSITIONS_STATE_TEXT } from '../visor/sections/positions/positionsMessages';
 import { AdminEmpty, AdminPage } from './AdminPage';
-import { TIME_ZONE } from './statusFormat';
+import { formatDateTime } from './statusFormat';
 import { BrokerConnectForm } from './BrokerConnectForm';
 import { useAdminWatches, type AdminWatch } from './useAdminWatches';
 import '../visor/sections/positions/positions.css';
 import './adminParts.css';
 import './positionsAdmin.css';
 
-const dateTime = new Intl.DateTimeFormat('es-AR', {
-  timeZone: TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hour12: false,
-});
-const logTime = new Intl.DateTimeFormat('es-AR', { timeZone: TIME_ZONE, hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 const POSITIONS_LOG_PREFIX = 'Posiciones:';
-const when = (iso: string | null) => (iso == null ? null : <time dateTime={iso}>{dateTime.format(new Date(iso))}</time>);
+const when = (iso: string | null) => (iso == null ? null : <time dateTime={iso}>{formatDateTime(iso)}</time>);
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -231,7 +222,7 @@ function PositionsLog() {
         <ol className="pos-admin-log__list" aria-label="Eventos de posiciones" tabIndex={0}>
           {lines.slice(0, 50).map((entry, index) => (
             <li key={`${entry.time}-${lines.length - index}`} data-level={entry.level}>
-              <time dateTime={new Date(entry.time).toISOString()}>{logTime.format(entry.time)}</time> {entry.text.slice(POSITIONS_LOG_PREFIX.length).trim()}
+              <time dateTime={new Date(entry.time).toISOString()}>{formatMarketTime(entry.time)}</time> {entry.text.slice(POSITIONS_LOG_PREFIX.length).trim()}
             </li>
           ))}
         </ol>

@@ -15,6 +15,7 @@ import {
 } from '@tanstack/react-table';
 import { useId, useMemo, useState } from 'react';
 import { ApiError } from '../../data/api';
+import { formatMarketDateTime } from '../../lib/numberFormat';
 import { userMatches } from '../../lib/userSearch';
 import { adminQueries, useDeleteUserMutation } from '../../data/queries/admin';
 import type { AdminUser } from '../../protocol/admin';
@@ -22,7 +23,6 @@ import { ConfirmDialog } from '../../ui/ConfirmDialog';
 import { showToast } from '../../ui/toast';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { AdminEmpty, AdminPage } from './AdminPage';
-import { TIME_ZONE } from './statusFormat';
 import { UserModal, type UserModalRequest } from './UserModal';
 import './adminParts.css';
 import './users.css';
@@ -30,21 +30,12 @@ import { useNeedsServerReason } from '../../data/offline';
 
 export const USERS_PAGE_SIZE = 10;
 
-const dateTime = new Intl.DateTimeFormat('es-AR', {
-  timeZone: TIME_ZONE,
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hour12: false,
-});
 const dateOf = (iso: string | null) => (iso == null ? null : new Date(iso));
 
 function When({ iso, never }: { iso: string | null; never: string }) {
   const date = dateOf(iso);
   if (date == null || Number.isNaN(date.getTime())) return <span className="users-muted">{never}</span>;
-  return <time dateTime={date.toISOString()}>{dateTime.format(date)}</time>;
+  return <time dateTime={date.toISOString()}>{formatMarketDateTime(date.getTime())}</time>;
 }
 
 const matchesUser: FilterFn<AdminUser> = (row, _columnId, value: string) => userMatches(row.original, value);

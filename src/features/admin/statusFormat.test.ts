@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, formatRate, shortProcess } from './statusFormat';
+import { formatDateTime, formatDuration, formatRate, formatWhen, shortProcess } from './statusFormat';
 
 describe('the admin status formats', () => {
   it('writes a duration in its two largest units', () => {
@@ -9,6 +9,17 @@ describe('the admin status formats', () => {
     expect(formatDuration(250_000)).toBe('4 min 10 s');
     expect(formatDuration(2 * 3600_000 + 5 * 60_000 + 7000)).toBe('2 h 5 min');
     expect(formatDuration(3 * 86_400_000 + 4 * 3600_000 + 1)).toBe('3 d 4 h');
+  });
+
+  it('writes times in Buenos Aires, the time alone on the same market day', () => {
+    // 01:30 UTC on the 28th is 22:30 of the 27th in Buenos Aires.
+    const late = Date.UTC(2026, 10, 28, 1, 30, 5);
+    expect(formatDateTime(late)).toBe('27/11/2026 22:30:05');
+    expect(formatDateTime(new Date(late).toISOString())).toBe('27/11/2026 22:30:05');
+    // 12:00 of the 27th in Buenos Aires: the same market day, though not the same UTC day.
+    expect(formatWhen(late, Date.UTC(2026, 10, 27, 15))).toBe('22:30:05');
+    // 01:00 of the 28th in Buenos Aires: another market day, though the same UTC day.
+    expect(formatWhen(late, Date.UTC(2026, 10, 28, 4))).toBe('27/11/2026 22:30:05');
   });
 
   it('writes ticks per second the Spanish way, one decimal at most', () => {

@@ -1,8 +1,7 @@
 // How the admin's status pages write times, durations and rates (Spanish, Buenos Aires time).
+import { marketIsoDate } from '../../lib/marketTime';
+import { formatMarketDateTime, formatMarketTime } from '../../lib/numberFormat';
 import type { FeedName } from '../../protocol/market';
-
-/** Every admin time is the market's: Buenos Aires. */
-export const TIME_ZONE = 'America/Argentina/Buenos_Aires';
 
 /** The data centers' names as the operators say them. */
 export const FEED_LABELS: Record<FeedName, string> = { tv: 'TV', rofex: 'ROFEX' };
@@ -20,18 +19,14 @@ export function formatDuration(ms: number): string {
   return `${rest} s`;
 }
 
-const dateTime = new Intl.DateTimeFormat('es-AR', { timeZone: TIME_ZONE, dateStyle: 'short', timeStyle: 'medium', hourCycle: 'h23' });
-const timeOnly = new Intl.DateTimeFormat('es-AR', { timeZone: TIME_ZONE, timeStyle: 'medium', hourCycle: 'h23' });
-
-/** Date and time in Buenos Aires, e.g. `26/11/26, 10:04:05`. */
+/** Date and time in Buenos Aires, e.g. `26/11/2026 10:04:05`, of epoch ms or an ISO string. */
 export function formatDateTime(at: number | string): string {
-  return dateTime.format(new Date(at));
+  return formatMarketDateTime(typeof at === 'string' ? Date.parse(at) : at, true);
 }
 
-/** The time alone when it is today, else date and time. */
+/** The time alone when it is today (the market's day), else date and time. */
 export function formatWhen(at: number, now: number): string {
-  const sameDay = new Date(at).toDateString() === new Date(now).toDateString();
-  return sameDay ? timeOnly.format(new Date(at)) : dateTime.format(new Date(at));
+  return marketIsoDate(at) === marketIsoDate(now) ? formatMarketTime(at) : formatDateTime(at);
 }
 
 const rateFormat = new Intl.NumberFormat('es-AR', { maximumFractionDigits: 1 });

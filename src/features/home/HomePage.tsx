@@ -3,6 +3,7 @@ import { useCurrentUser } from '../auth/useCurrentUser';
 import { useWorkspace } from '../workspace/useWorkspaceData';
 import { useRecentVisores } from '../../data/workspace';
 import { openWorkspaceModal } from '../workspace/modalRequests';
+import { formatMarketDate } from '../../lib/numberFormat';
 import { paths } from '../../lib/paths';
 import type { Visor } from '../../protocol/workspace';
 import { Emoji } from '../../ui/Emoji';
@@ -23,7 +24,8 @@ function VisorCard({ visor, date }: { visor: Pick<Visor, 'visor_id' | 'title' | 
   );
 }
 
-const day = (at: number | string) => new Date(at).toLocaleDateString('es-AR');
+/** The market's day (Buenos Aires), as every date in the app, whatever the browser's zone. */
+const day = (at: number | string) => formatMarketDate(typeof at === 'string' ? Date.parse(at) : at);
 
 /**
  * Inicio: favourite visores, and Recientes, the ones this user opened most recently (kept per

@@ -4,9 +4,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { workerQueries } from '../../data/queries/eventLog';
+import { formatMarketTime } from '../../lib/numberFormat';
 import './eventLog.css';
-
-const time = new Intl.DateTimeFormat('es-AR', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
 
 /** The entries, newest first, read while mounted with `active` (at once, then every two seconds). */
 export function EventLogEntries({ active = true }: { active?: boolean }) {
@@ -23,7 +22,7 @@ export function EventLogEntries({ active = true }: { active?: boolean }) {
       <ol className="event-log__list" aria-label="Eventos">
         {[...entries].reverse().map((entry, index) => (
           <li key={`${entry.time}-${entries.length - index}`} data-level={entry.level}>
-            <time dateTime={new Date(entry.time).toISOString()}>{time.format(entry.time)}</time> {entry.text}
+            <time dateTime={new Date(entry.time).toISOString()}>{formatMarketTime(entry.time)}</time> {entry.text}
           </li>
         ))}
       </ol>

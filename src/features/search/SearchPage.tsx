@@ -4,6 +4,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { ApiError } from '../../data/api';
 import { marketQueries } from '../../data/queries/market';
 import type { SearchHit } from '../../protocol/market';
+import { formatExchangeDate } from '../../lib/numberFormat';
 import { paths } from '../../lib/paths';
 import { Emoji } from '../../ui/Emoji';
 import { useWorkspace } from '../workspace/useWorkspaceData';
@@ -59,7 +60,7 @@ export function SearchPage() {
                   <span>{hit.description}</span>
                   <small className="muted">
                     {hit.kind} · {hit.currency}
-                    {hit.maturityDate ? ` · vence ${hit.maturityDate}` : ''}
+                    {hit.maturityDate ? ` · vence ${formatExchangeDate(hit.maturityDate)}` : ''}
                   </small>
                 </li>
               ))}
