@@ -1,7 +1,9 @@
-// A named formula typed by the user (both sections use it): the name, the expression, and
-// what is wrong with them said in place, before anything is saved (src/lib/formula.ts parses).
+// A named formula typed by the user (both sections use it): the name, the expression, what its
+// value is (price, ratio or rate: how its change reads), and what is wrong with them said in
+// place, before anything is saved (src/lib/formula.ts parses).
 import { useId, useState, type FormEvent } from 'react';
-import type { NamedFormula } from '../../../../protocol/workspace';
+import { UNIT_HINTS, UNIT_LABELS } from '../../../../lib/valueChange';
+import { FORMULA_UNITS, inferFormulaUnit, type FormulaUnit, type NamedFormula } from '../../../../protocol/workspace';
 import { formulaFormProblem } from './formulaInput';
 import './formula.css';
 
@@ -19,12 +21,15 @@ interface FormulaFormProps {
 export function FormulaForm({ initial, taken, submitLabel, disabledReason, onSubmit, onCancel }: FormulaFormProps) {
   const [name, setName] = useState(initial?.name ?? '');
   const [expression, setExpression] = useState(initial?.expression ?? '');
+  /** The unit the user chose; until then the one the name or the expression suggests. */
+  const [chosenUnit, setChosenUnit] = useState<FormulaUnit | null>(initial?.unit ?? null);
   const [problem, setProblem] = useState<ReturnType<typeof formulaFormProblem>>(null);
   const id = useId();
+  const unit = chosenUnit ?? inferFormulaUnit(name, expression);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const formula = { name: name.trim(), expression: expression.trim() };
+    const formula = { name: name.trim(), expression: expression.trim(), unit };
     const found = formulaFormProblem(formula, taken);
     setProblem(found);
     if (found) return;
@@ -32,6 +37,7 @@ export function FormulaForm({ initial, taken, submitLabel, disabledReason, onSub
     if (!initial) {
       setName('');
       setExpression('');
+      setChosenUnit(null);
     }
   };
   const off = disabledReason != null;
@@ -70,6 +76,22 @@ export function FormulaForm({ initial, taken, submitLabel, disabledReason, onSub
           aria-describedby={problem?.field === 'expression' ? `${id}-problem` : undefined}
         />
       </div>
+      <div className="vs-formula-form__field">
+        <label htmlFor={`${id}-unit`}>Valor</label>
+        <select
+          id={`${id}-unit`}
+          value={unit}
+          onChange={(event) => setChosenUnit(event.target.value as FormulaUnit)}
+          disabled={off}
+          aria-describedby={`${id}-unit-hint`}
+        >
+          {FORMULA_UNITS.map((option) => (
+            <option key={option} value={option}>
+              {UNIT_LABELS[option]}
+            </option>
+          ))}
+        </select>
+      </div>
       <div className="vs-formula-form__buttons">
         <button type="submit" className="button button--primary" disabled={off}>
           {submitLabel}
@@ -80,6 +102,9 @@ export function FormulaForm({ initial, taken, submitLabel, disabledReason, onSub
           </button>
         )}
       </div>
+      <p className="vs-note" id={`${id}-unit-hint`}>
+        {UNIT_HINTS[unit]}
+      </p>
       {problem && (
         <p className="form-error vs-formula-form__problem" id={`${id}-problem`} role="alert">
           {problem.message}

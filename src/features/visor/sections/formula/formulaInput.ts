@@ -8,7 +8,10 @@ export const NAME_TAKEN = 'Ya hay una fórmula con ese nombre';
 export const EXPRESSION_REQUIRED = 'La fórmula no puede estar vacía';
 
 /** What is wrong with a formula about to be saved, or null. `taken`: names already used. */
-export function formulaFormProblem(formula: NamedFormula, taken: readonly string[]): { field: 'name' | 'expression'; message: string } | null {
+export function formulaFormProblem(
+  formula: Pick<NamedFormula, 'name' | 'expression'>,
+  taken: readonly string[],
+): { field: 'name' | 'expression'; message: string } | null {
   const name = formula.name.trim();
   if (!name) return { field: 'name', message: NAME_REQUIRED };
   if (name.length > 100) return { field: 'name', message: 'El nombre no puede superar 100 caracteres' };
