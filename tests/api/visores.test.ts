@@ -823,6 +823,23 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       expect(JSON.parse((await visorRow(id))!.secciones)).toEqual([{ ...loaded.secciones[0]!, title: 'Dólares de hoy' }, loaded.secciones[1]]);
     });
 
+    it('saves a visor whose formula names a symbol the catalogue lacks: the check is where the formula is written, and a change elsewhere must not fail', async () => {
+      const id = await newVisor(demo, { title: 'Vencido' });
+      const layout = { x: 0, y: 0, w: 4, h: 4 };
+      const formulas = {
+        id: 'f',
+        type: 'formula',
+        title: 'F',
+        layout,
+        config: { formulas: [{ name: 'Viejo', expression: 'ROFEX:DLR/ENE20 / 2', unit: 'price' }] },
+      };
+      expectSuccess(await demo.api.put(`/api/visores/${id}/update_secciones`, { secciones: [formulas] }));
+      const unknown = expectSuccess(await demo.api.post('/api/search_symbols_formula', { formula: 'ROFEX:DLR/ENE20 / 2' }));
+      expect(unknown).toMatchObject({ data: { unknown: ['ROFEX:DLR/ENE20'] } });
+      expectSuccess(await demo.api.put(`/api/visores/${id}/update_secciones`, { secciones: [{ ...formulas, title: 'Renombrada' }] }));
+      expect((await readVisor(demo, id)).secciones[0]!.title).toBe('Renombrada');
+    });
+
     it('refuses a body over 1 MB with 413 and keeps the sections', async () => {
       const id = await newVisor(demo);
       expectSuccess(await demo.api.put(`/api/visores/${id}/update_secciones`, { secciones: SECTIONS }));

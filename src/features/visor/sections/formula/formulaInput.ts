@@ -22,3 +22,14 @@ export function formulaFormProblem(
   const parsed = parseFormula(expression);
   return parsed.ok ? null : { field: 'expression', message: parsed.error };
 }
+
+/**
+ * The symbols of a formula that must be checked against the catalogue: all of a new one's; of
+ * an edited one, those its old expression did not name, so a formula saved over a symbol the
+ * catalogue no longer lists (an expired month) can still be renamed or given its unit.
+ */
+export function symbolsToCheck(expression: string, before?: string): string[] {
+  const parsed = parseFormula(expression);
+  const old = before == null ? [] : parseFormula(before).symbols;
+  return parsed.symbols.filter((symbol) => !old.includes(symbol));
+}
