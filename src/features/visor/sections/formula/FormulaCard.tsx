@@ -76,12 +76,9 @@ export const FormulaCard = memo(function FormulaCard({ formula }: { formula: Nam
 
   return (
     <article className="vs-formula-card" ref={cardRef} data-formula={formula.name} data-unit={unit} data-stale="true" aria-label={formula.name}>
-      <div className="vs-formula-card__head">
-        <h3 className="vs-formula-card__name" title={formula.expression}>
-          {formula.name}
-        </h3>
-        <span className="vs-formula-unit">{UNIT_LABELS[unit]}</span>
-      </div>
+      <h3 className="vs-formula-card__name" title={formula.expression}>
+        {formula.name}
+      </h3>
       <p className="vs-formula-card__value">
         <span ref={valueRef} data-field="value">
           {EMPTY_CELL}
@@ -95,13 +92,18 @@ export const FormulaCard = memo(function FormulaCard({ formula }: { formula: Nam
       <p className="vs-formula-card__note" ref={noteRef}>
         {' '}
       </p>
-      <ul className="vs-formula-card__symbols" aria-label="Símbolos que usa">
-        {compiled.symbols.map((symbol) => (
-          <li key={symbol} title={symbol}>
-            {displaySymbol(symbol)}
-          </li>
-        ))}
-      </ul>
+      <div className="vs-formula-card__foot">
+        <ul className="vs-formula-card__symbols" aria-label="Símbolos que usa">
+          {compiled.symbols.map((symbol) => (
+            <li key={symbol} title={symbol}>
+              {displaySymbol(symbol)}
+            </li>
+          ))}
+        </ul>
+        <span className="vs-formula-unit" title="Qué es el valor: de eso depende cómo se lee su variación">
+          {UNIT_LABELS[unit]}
+        </span>
+      </div>
     </article>
   );
 });
