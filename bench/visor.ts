@@ -35,7 +35,7 @@ import type { Browser, Page } from '@playwright/test';
 import { buildApp, type BuiltApp } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import type { Catalogue } from '../server/market/catalogue.js';
-import type { Section } from '../src/protocol/workspace.js';
+import type { NamedFormula, Section } from '../src/protocol/workspace.js';
 import { startFeedServer, type FeedServer } from './ticks/feedServer.js';
 import type { PageSamples } from './ticks/instrument.js';
 import { naiveFiles } from './ticks/naiveHtml.js';
@@ -98,13 +98,15 @@ function boardSymbols(catalogue: Catalogue, count: number): string[] {
 }
 
 /** MEP and CCL of the bonds on the board, in BYMA's long form (the symbols the feed updates), `count` of them. */
-function boardFormulas(symbols: string[], count: number): { name: string; expression: string }[] {
+function boardFormulas(symbols: string[], count: number): NamedFormula[] {
   const on = new Set(symbols);
   const line = (ticker: string) => `MERV - XMEV - ${ticker} - 24hs`;
-  const formulas: { name: string; expression: string }[] = [];
+  const formulas: NamedFormula[] = [];
   for (const bond of ['AL30', 'GD30', 'AL35', 'GD35', 'AL29', 'GD29', 'AE38', 'GD38', 'AL41', 'GD41', 'GD46']) {
-    if (on.has(line(bond)) && on.has(line(`${bond}D`))) formulas.push({ name: `MEP ${bond}`, expression: `${line(bond)} / ${line(`${bond}D`)}` });
-    if (on.has(line(bond)) && on.has(line(`${bond}C`))) formulas.push({ name: `CCL ${bond}`, expression: `${line(bond)} / ${line(`${bond}C`)}` });
+    if (on.has(line(bond)) && on.has(line(`${bond}D`)))
+      formulas.push({ name: `MEP ${bond}`, expression: `${line(bond)} / ${line(`${bond}D`)}`, unit: 'price' });
+    if (on.has(line(bond)) && on.has(line(`${bond}C`)))
+      formulas.push({ name: `CCL ${bond}`, expression: `${line(bond)} / ${line(`${bond}C`)}`, unit: 'price' });
   }
   if (formulas.length < count) throw new Error(`bench:visor: the board's bonds make ${formulas.length} formulas, fewer than --formulas ${count}`);
   return formulas.slice(0, count);

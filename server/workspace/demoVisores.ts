@@ -58,7 +58,7 @@ function quotes(id: string, title: string, symbols: string[], columns: Quotes['c
   return { id, type: 'quotes', title, layout, config: { rows: symbols.map((symbol) => ({ kind: 'symbol' as const, symbol })), columns } };
 }
 
-function formulas(id: string, title: string, list: { name: string; expression: string }[], layout: Section['layout']): Formulas {
+function formulas(id: string, title: string, list: Formulas['config']['formulas'], layout: Section['layout']): Formulas {
   return { id, type: 'formula', title, layout, config: { formulas: list } };
 }
 
@@ -95,11 +95,12 @@ export function demoVisores(catalogue: Catalogue, today: Date, account: string):
           'dolar-formulas',
           'Dólares implícitos',
           [
-            { name: 'Dólar MEP', expression: mep('AL30') },
-            { name: 'Dólar CCL', expression: ccl('AL30') },
-            { name: 'Canje (CCL / MEP)', expression: `(${ccl('AL30')}) / (${mep('AL30')})` },
-            { name: 'Brecha (MEP / A3500)', expression: `(${mep('AL30')}) / ROFEX:DLR/SPOT` },
-            { name: `Devaluación implícita ${nearest.split('/')[1]} (%)`, expression: `(ROFEX:${nearest} / ROFEX:DLR/SPOT - 1) * 100` },
+            { name: 'Dólar MEP', expression: mep('AL30'), unit: 'price' },
+            { name: 'Dólar CCL', expression: ccl('AL30'), unit: 'price' },
+            // Two ratios and a rate: their changes read in percentage points, not in percent of themselves.
+            { name: 'Canje (CCL / MEP)', expression: `(${ccl('AL30')}) / (${mep('AL30')})`, unit: 'ratio' },
+            { name: 'Brecha (MEP / A3500)', expression: `(${mep('AL30')}) / ROFEX:DLR/SPOT`, unit: 'ratio' },
+            { name: `Devaluación implícita ${nearest.split('/')[1]} (%)`, expression: `(ROFEX:${nearest} / ROFEX:DLR/SPOT - 1) * 100`, unit: 'rate' },
           ],
           { x: 8, y: 0, w: 4, h: 10 },
         ),
@@ -143,8 +144,8 @@ export function demoVisores(catalogue: Catalogue, today: Date, account: string):
           'bonos-formulas',
           'Dólar de cada bono',
           bonds.flatMap((bond) => [
-            { name: `MEP ${bond}`, expression: mep(bond) },
-            { name: `CCL ${bond}`, expression: ccl(bond) },
+            { name: `MEP ${bond}`, expression: mep(bond), unit: 'price' as const },
+            { name: `CCL ${bond}`, expression: ccl(bond), unit: 'price' as const },
           ]),
           { x: 8, y: 0, w: 4, h: 10 },
         ),

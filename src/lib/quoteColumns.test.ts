@@ -43,6 +43,26 @@ describe('quote board cells', () => {
     expect(cellNumber('last', { md: { IV: 2_000_000 } }, now)).toBe(2_000_000);
   });
 
+  it("reads a formula row's change by its unit: a rate's and a ratio's in points, never in percent of themselves", () => {
+    // An implied devaluation of 1,30 % at the close, 0,0889 % now.
+    const rate = { md: { LA: { price: 0.0889, size: 0, date: 0 }, CL: { price: 1.3 } } };
+    expect(cellText('last', rate, 4, now, 'rate')).toBe('0,09 %');
+    expect(cellText('close', rate, 4, now, 'rate')).toBe('1,30 %');
+    expect(cellText('change', rate, 4, now, 'rate')).toBe('-1,21 pp');
+    expect(cellText('change_pct', rate, 4, now, 'rate')).toBe('-1,21 pp');
+    expect(cellText('change_pct', rate, 4, now)).toBe('-93,16%');
+    expect(cellNumber('change_pct', rate, now, 'rate')).toBeCloseTo(-1.2111, 9);
+    // The canje from 1,0523 to 1,0558: its premium, +0,35 pp.
+    const ratio = { md: { LA: { price: 1.0558, size: 0, date: 0 }, CL: { price: 1.0523 } } };
+    expect(cellText('last', ratio, 4, now, 'ratio')).toBe('1,0558');
+    expect(cellText('change', ratio, 4, now, 'ratio')).toBe('+0,0035');
+    expect(cellText('change_pct', ratio, 4, now, 'ratio')).toBe('+0,35 pp');
+    // A rate that closed at 0 % still has a change; a price that closed at 0 has none.
+    const fromZero = { md: { LA: { price: 0.25, size: 0, date: 0 }, CL: { price: 0 } } };
+    expect(cellText('change', fromZero, 2, now, 'rate')).toBe('+0,25 pp');
+    expect(cellText('change', fromZero, 2, now)).toBe(EMPTY_CELL);
+  });
+
   it('defaults the columns by the kinds on the board, in the columns order', () => {
     expect(defaultColumns(['spot'])).toEqual(['last', 'change', 'change_pct', 'time']);
     expect(defaultColumns(['formula', 'stock'])).toEqual(['bid_size', 'bid', 'ask', 'ask_size', 'last', 'change', 'change_pct', 'volume']);

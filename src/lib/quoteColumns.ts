@@ -7,6 +7,7 @@ import { calendarDaysBetween } from './calendar';
 import { marketToday } from './marketTime';
 import { formatMarketTime, formatNumber, formatSigned } from './numberFormat';
 import type { Quote } from './quote';
+import { formatChange, formatUnitValue, type ValueUnit } from './valueChange';
 
 export const EMPTY_CELL = '—';
 
@@ -87,8 +88,12 @@ export function closePrice(quote: Quote | null | undefined): number | null {
   return finite(close) ? close : null;
 }
 
-/** The number in a cell (what a header click sorts by), or null when there is none. */
-export function cellNumber(column: QuoteColumn, quote: Quote | null | undefined, now: Date): number | null {
+/**
+ * The number in a cell (what a header click sorts by), or null when there is none. `unit`:
+ * what the row's value is (a formula's; a symbol's is a price): `change_pct` of a rate or a
+ * ratio is its change in percentage points, not a percent of itself.
+ */
+export function cellNumber(column: QuoteColumn, quote: Quote | null | undefined, now: Date, unit: ValueUnit = 'price'): number | null {
   const md = quote?.md;
   if (!md) return null;
   let value: unknown;
@@ -107,13 +112,14 @@ export function cellNumber(column: QuoteColumn, quote: Quote | null | undefined,
       break;
     case 'last':
       return lastPrice(quote);
-    case 'change':
-    case 'change_pct': {
+    case 'change': {
       const last = lastPrice(quote);
       const close = closePrice(quote);
-      if (last == null || close == null || close === 0) return null;
-      return column === 'change' ? last - close : ((last - close) / close) * 100;
+      // A price closed at zero is no price; a rate can close at 0 %.
+      return last == null || close == null || (close === 0 && unit === 'price') ? null : last - close;
     }
+    case 'change_pct':
+      return formatChange(unit, lastPrice(quote), closePrice(quote))?.amount ?? null;
     case 'open':
       value = md.OP;
       break;
@@ -152,14 +158,16 @@ const two = (n: number) => String(n).padStart(2, '0');
 
 /**
  * A cell's text: prices with the instrument's `decimals`, sizes and volume whole, change
- * with its sign, the expiry as a date, the time of the last trade in market time.
+ * with its sign, the expiry as a date, the time of the last trade in market time. A row whose
+ * value is a rate (`unit`, a formula's) shows its values in % and its changes in points; a
+ * ratio's `change_pct` is its premium's change in points.
  */
-export function cellText(column: QuoteColumn, quote: Quote | null | undefined, decimals: number, now: Date): string {
-  const value = cellNumber(column, quote, now);
+export function cellText(column: QuoteColumn, quote: Quote | null | undefined, decimals: number, now: Date, unit: ValueUnit = 'price'): string {
+  const value = cellNumber(column, quote, now, unit);
   if (value == null) return EMPTY_CELL;
-  if (column === 'change') return formatSigned(value, decimals);
-  if (column === 'change_pct') return `${formatSigned(value, 2)}%`;
-  if (PRICE_COLUMNS.has(column)) return formatNumber(value, decimals);
+  if (column === 'change') return unit === 'rate' ? `${formatSigned(value, 2)} pp` : formatSigned(value, decimals);
+  if (column === 'change_pct') return unit === 'price' ? `${formatSigned(value, 2)}%` : `${formatSigned(value, 2)} pp`;
+  if (PRICE_COLUMNS.has(column)) return formatUnitValue(unit, value, decimals);
   if (column === 'expiration') {
     const date = new Date(value);
     return `${two(date.getUTCDate())}/${two(date.getUTCMonth() + 1)}/${date.getUTCFullYear()}`;

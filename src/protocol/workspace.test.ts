@@ -16,6 +16,8 @@ import {
   VisorNodeSchema,
   WorkspaceState,
   isFolderNode,
+  inferFormulaUnit,
+  migrateFormulaConfig,
   migrateQuotesConfig,
   storedSecciones,
   Section,
@@ -175,7 +177,7 @@ describe('the quote board config (issue 18)', () => {
     const config = {
       rows: [
         { kind: 'symbol', symbol: 'DLR/DIC26' },
-        { kind: 'formula', name: 'MEP', expression: 'BYMA:AL30/BYMA:AL30D' },
+        { kind: 'formula', name: 'MEP', expression: 'BYMA:AL30/BYMA:AL30D', unit: 'price' },
       ],
       columns: ['last', 'days_to_expiry'],
     };
@@ -202,12 +204,108 @@ describe('the quote board config (issue 18)', () => {
 
   it("reads stored sections in today's shapes: an old quote board as rows, other sections untouched", () => {
     const layout = { x: 0, y: 0, w: 4, h: 4 };
-    const formula = { id: 'f', type: 'formula', title: 'F', layout, config: { formulas: [{ name: 'MEP', expression: 'BYMA:AL30/BYMA:AL30D' }] } };
-    const stored = JSON.stringify([{ id: 'q', type: 'quotes', title: 'Q', layout, config: { symbols: ['DLR/DIC26'], columns: [] } }, formula]);
+    const formula = {
+      id: 'f',
+      type: 'formula',
+      title: 'F',
+      layout,
+      config: { formulas: [{ name: 'MEP', expression: 'BYMA:AL30/BYMA:AL30D', unit: 'price' }] },
+    };
+    const curve = { id: 'c', type: 'curve', title: 'C', layout, config: { product: 'DLR', spot: 'DLR/SPOT', dayCount: 'calendar' } };
+    const stored = JSON.stringify([{ id: 'q', type: 'quotes', title: 'Q', layout, config: { symbols: ['DLR/DIC26'], columns: [] } }, formula, curve]);
     expect(storedSecciones(stored)).toEqual([
       { id: 'q', type: 'quotes', title: 'Q', layout, config: { rows: [{ kind: 'symbol', symbol: 'DLR/DIC26' }], columns: [] } },
       formula,
+      curve,
     ]);
+  });
+});
+
+describe("what a formula's value is: its unit", () => {
+  const layout = { x: 0, y: 0, w: 4, h: 4 };
+  const formulaSection = (formulas: unknown[]) => Section.safeParse({ id: 'f', type: 'formula', title: 'F', layout, config: { formulas } });
+  const board = (rows: unknown[]) => Section.safeParse({ id: 'q', type: 'quotes', title: 'Q', layout, config: { rows, columns: [] } });
+
+  it.each([
+    // The presets and the demo's samples, by name.
+    ['Dólar MEP', 'BYMA:AL30 / BYMA:AL30D', 'price'],
+    ['dolar  ccl', 'BYMA:AL30 / BYMA:AL30C', 'price'],
+    ['Canje', '(BYMA:AL30 / BYMA:AL30C) / (BYMA:AL30 / BYMA:AL30D)', 'ratio'],
+    ['Canje (CCL / MEP)', '(BYMA:AL30 / BYMA:AL30C) / (BYMA:AL30 / BYMA:AL30D)', 'ratio'],
+    ['Brecha (MEP / A3500)', '(BYMA:AL30 / BYMA:AL30D) / ROFEX:DLR/SPOT', 'ratio'],
+    ['Brecha MEP %', '((BYMA:AL30 / BYMA:AL30D) / ROFEX:DLR/SPOT - 1) * 100', 'rate'],
+    // A percentage's shape, whatever the name.
+    ['Devaluación implícita NOV26 (%)', '(ROFEX:DLR/NOV26 / ROFEX:DLR/SPOT - 1) * 100', 'rate'],
+    ['Mi tasa', '( ROFEX:DLR/DIC26/ROFEX:DLR/NOV26 - 1 )*100', 'rate'],
+    ['Otra', '100 * (ROFEX:DLR/DIC26 / ROFEX:DLR/SPOT - 1)', 'rate'],
+    ['Otra más', 'ROFEX:DLR/DIC26 / ROFEX:DLR/SPOT * 100 - 100', 'rate'],
+    // Anything else: a price, as every change was read before.
+    ['MEP AL30', 'BYMA:AL30 / BYMA:AL30D', 'price'],
+    ['Pase', 'ROFEX:DLR/ENE27 - ROFEX:DLR/DIC26', 'price'],
+    ['Cien veces', 'BYMA:AL30 * 100', 'price'],
+  ])('infers %s = %s as %s', (name, expression, unit) => {
+    expect(inferFormulaUnit(name, expression)).toBe(unit);
+  });
+
+  it('loads a formula section stored without units with the inferred ones, and keeps a chosen unit as it is', () => {
+    const parsed = formulaSection([
+      { name: 'Dólar MEP', expression: 'BYMA:AL30/BYMA:AL30D' },
+      { name: 'Devaluación implícita NOV26 (%)', expression: '(ROFEX:DLR/NOV26 / ROFEX:DLR/SPOT - 1) * 100' },
+      { name: 'Canje', expression: 'BYMA:AL30C / BYMA:AL30D', unit: 'price' },
+    ]);
+    expect(parsed.success && parsed.data.config).toEqual({
+      formulas: [
+        { name: 'Dólar MEP', expression: 'BYMA:AL30/BYMA:AL30D', unit: 'price' },
+        { name: 'Devaluación implícita NOV26 (%)', expression: '(ROFEX:DLR/NOV26 / ROFEX:DLR/SPOT - 1) * 100', unit: 'rate' },
+        { name: 'Canje', expression: 'BYMA:AL30C / BYMA:AL30D', unit: 'price' },
+      ],
+    });
+  });
+
+  it("loads a quote board's formula rows stored without units with the inferred ones; symbol rows untouched", () => {
+    const parsed = board([
+      { kind: 'symbol', symbol: 'DLR/DIC26' },
+      { kind: 'formula', name: 'Brecha MEP %', expression: '((BYMA:AL30 / BYMA:AL30D) / ROFEX:DLR/SPOT - 1) * 100' },
+    ]);
+    expect(parsed.success && parsed.data.config).toEqual({
+      columns: [],
+      rows: [
+        { kind: 'symbol', symbol: 'DLR/DIC26' },
+        { kind: 'formula', name: 'Brecha MEP %', expression: '((BYMA:AL30 / BYMA:AL30D) / ROFEX:DLR/SPOT - 1) * 100', unit: 'rate' },
+      ],
+    });
+  });
+
+  it('refuses a unit it does not know, naming the field', () => {
+    const parsed = formulaSection([{ name: 'MEP', expression: 'BYMA:AL30/BYMA:AL30D', unit: 'percent' }]);
+    expect(parsed.success).toBe(false);
+    expect(JSON.stringify(parsed.error?.issues)).toContain('unit');
+    expect(board([{ kind: 'formula', name: 'MEP', expression: 'A', unit: 2 }]).success).toBe(false);
+  });
+
+  it('reads stored sections with the inferred units (the server answers them so), leaving configs that have them alone', () => {
+    const stored = JSON.stringify([
+      { id: 'f', type: 'formula', title: 'F', layout, config: { formulas: [{ name: 'Canje', expression: 'BYMA:AL30C / BYMA:AL30D' }] } },
+      { id: 'q', type: 'quotes', title: 'Q', layout, config: { symbols: ['DLR/DIC26'], columns: [] } },
+      {
+        id: 'r',
+        type: 'quotes',
+        title: 'R',
+        layout,
+        config: { rows: [{ kind: 'formula', name: 'T', expression: '(ROFEX:DLR/DIC26 / ROFEX:DLR/SPOT - 1) * 100' }], columns: [] },
+      },
+    ]);
+    const [formulas, old, rows] = storedSecciones(stored);
+    expect(formulas!.config).toEqual({ formulas: [{ name: 'Canje', expression: 'BYMA:AL30C / BYMA:AL30D', unit: 'ratio' }] });
+    expect(old!.config).toEqual({ rows: [{ kind: 'symbol', symbol: 'DLR/DIC26' }], columns: [] });
+    expect(rows!.config).toEqual({
+      rows: [{ kind: 'formula', name: 'T', expression: '(ROFEX:DLR/DIC26 / ROFEX:DLR/SPOT - 1) * 100', unit: 'rate' }],
+      columns: [],
+    });
+    const current = { formulas: [{ name: 'A', expression: 'BYMA:AL30', unit: 'rate' }] };
+    expect(migrateFormulaConfig(current)).toBe(current);
+    const currentBoard = { rows: [{ kind: 'formula', name: 'A', expression: 'BYMA:AL30', unit: 'ratio' }], columns: [] };
+    expect(migrateQuotesConfig(currentBoard)).toBe(currentBoard);
   });
 });
 

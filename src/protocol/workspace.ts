@@ -167,24 +167,85 @@ const FormulaName = text('El nombre', 100, true).min(1, 'El nombre no puede esta
 
 export const MAX_QUOTE_ROWS = 500;
 
-/** A row of a quote board: a symbol (`DLR/DIC26`, `MERV - XMEV - AL30 - 24hs`) or a named formula. */
+/**
+ * What a formula's value is: a price (the MEP dollar, pesos per dollar), a ratio of two prices
+ * (the canje, CCL over MEP: its premium over 1 is what moves), or a rate written in percent (a
+ * gap or an implied devaluation, `(F / S - 1) * 100`). Its change reads by it: a price in
+ * percent of itself, a ratio's premium and a rate in percentage points (src/lib/valueChange.ts).
+ */
+export const FORMULA_UNITS = ['price', 'ratio', 'rate'] as const;
+export type FormulaUnit = (typeof FORMULA_UNITS)[number];
+const Unit = z.enum(FORMULA_UNITS, { error: "La unidad de la fórmula debe ser 'price' (precio), 'ratio' (cociente) o 'rate' (tasa en %)" });
+
+/** Names folded to compare: lower case, no accents, single spaces. */
+const foldName = (name: string) =>
+  name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .trim();
+
+/** The units of the presets and of the demo's sample formulas, by name, as they were made before units. */
+const KNOWN_UNITS: ReadonlyMap<string, FormulaUnit> = new Map([
+  ['dolar mep', 'price'],
+  ['dolar ccl', 'price'],
+  ['canje', 'ratio'],
+  ['canje (ccl / mep)', 'ratio'],
+  ['brecha (mep / a3500)', 'ratio'],
+  ['brecha mep %', 'rate'],
+]);
+
+/** A percentage made from a ratio: `(A / B - 1) * 100`, `100 * (A / B - 1)`, `A / B * 100 - 100` (spaces removed). */
+const PERCENT_SHAPES = [/-1\)\*100$/, /^100\*\(.*-1\)$/, /\*100-100$/];
+
+/**
+ * The unit of a formula stored before formulas had one: a preset's or a sample's name says
+ * it, a percentage's shape says rate; anything else is a price (what every change was read
+ * as before).
+ */
+export function inferFormulaUnit(name: string, expression: string): FormulaUnit {
+  const known = KNOWN_UNITS.get(foldName(name));
+  if (known) return known;
+  const compact = expression.replace(/\s+/g, '');
+  return PERCENT_SHAPES.some((shape) => shape.test(compact)) ? 'rate' : 'price';
+}
+
+const isPlainObject = (raw: unknown): raw is Record<string, unknown> => raw !== null && typeof raw === 'object' && !Array.isArray(raw);
+
+/** A formula stored without its unit gets the inferred one; anything else is left to the strict parse. */
+function withUnit(raw: unknown): unknown {
+  if (!isPlainObject(raw) || 'unit' in raw) return raw;
+  const text = (value: unknown) => (typeof value === 'string' ? value : '');
+  return { ...raw, unit: inferFormulaUnit(text(raw.name), text(raw.expression)) };
+}
+
+/** A row of a quote board: a symbol (`DLR/DIC26`, `MERV - XMEV - AL30 - 24hs`) or a named formula with its unit. */
 export const QuoteRowConfig = z.discriminatedUnion(
   'kind',
-  [z.strictObject({ kind: z.literal('symbol'), symbol: Symbol }), z.strictObject({ kind: z.literal('formula'), name: FormulaName, expression: Expression })],
-  { error: "Fila desconocida: se esperaba {kind: 'symbol', symbol} o {kind: 'formula', name, expression}" },
+  [
+    z.strictObject({ kind: z.literal('symbol'), symbol: Symbol }),
+    z.strictObject({ kind: z.literal('formula'), name: FormulaName, expression: Expression, unit: Unit }),
+  ],
+  { error: "Fila desconocida: se esperaba {kind: 'symbol', symbol} o {kind: 'formula', name, expression, unit}" },
 );
 export type QuoteRowConfig = z.infer<typeof QuoteRowConfig>;
 
 /**
  * A quote board's config as stored before formula rows (issue 18): `{symbols, columns}`,
- * read as `{rows, columns}` with one symbol row per symbol. Other keys stay, so an unknown
- * one is still refused by name.
+ * read as `{rows, columns}` with one symbol row per symbol; and formula rows stored before
+ * units, with the inferred one (inferFormulaUnit). Other keys stay, so an unknown one is
+ * still refused by name.
  */
 export function migrateQuotesConfig(raw: unknown): unknown {
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !('symbols' in raw) || 'rows' in raw) return raw;
-  const { symbols, ...rest } = raw as { symbols: unknown };
-  const rows = Array.isArray(symbols) ? symbols.map((symbol: unknown) => ({ kind: 'symbol', symbol })) : symbols;
-  return { ...rest, rows };
+  if (!isPlainObject(raw)) return raw;
+  if ('symbols' in raw && !('rows' in raw)) {
+    const { symbols, ...rest } = raw;
+    const rows = Array.isArray(symbols) ? symbols.map((symbol: unknown) => ({ kind: 'symbol', symbol })) : symbols;
+    return { ...rest, rows };
+  }
+  if (!Array.isArray(raw.rows) || !raw.rows.some((row) => isPlainObject(row) && row.kind === 'formula' && !('unit' in row))) return raw;
+  return { ...raw, rows: raw.rows.map((row: unknown) => (isPlainObject(row) && row.kind === 'formula' ? withUnit(row) : row)) };
 }
 
 /**
@@ -229,13 +290,22 @@ export const CurveConfig = z.strictObject({
 });
 export type CurveConfig = z.infer<typeof CurveConfig>;
 
-export const NamedFormula = z.strictObject({ name: FormulaName, expression: Expression });
+export const NamedFormula = z.strictObject({ name: FormulaName, expression: Expression, unit: Unit });
 export type NamedFormula = z.infer<typeof NamedFormula>;
 export const MAX_FORMULAS = 100;
 
-export const FormulaConfig = z.strictObject({
-  formulas: z.array(NamedFormula).max(MAX_FORMULAS, `Una sección no puede superar ${MAX_FORMULAS} fórmulas`),
-});
+/** A formula section's config with the formulas stored before units given the inferred one (inferFormulaUnit). */
+export function migrateFormulaConfig(raw: unknown): unknown {
+  if (!isPlainObject(raw) || !Array.isArray(raw.formulas) || !raw.formulas.some((formula) => isPlainObject(formula) && !('unit' in formula))) return raw;
+  return { ...raw, formulas: raw.formulas.map(withUnit) };
+}
+
+export const FormulaConfig = z.preprocess(
+  migrateFormulaConfig,
+  z.strictObject({
+    formulas: z.array(NamedFormula).max(MAX_FORMULAS, `Una sección no puede superar ${MAX_FORMULAS} fórmulas`),
+  }),
+);
 export type FormulaConfig = z.infer<typeof FormulaConfig>;
 
 /**
@@ -280,15 +350,20 @@ export type SectionType = Section['type'];
 
 /**
  * The sections of a visor as stored (JSON written by an earlier version, already checked
- * when saved), in today's shapes: a quote board of `{symbols, columns}` reads as rows.
+ * when saved), in today's shapes: a quote board of `{symbols, columns}` reads as rows, and
+ * formulas stored without a unit get the inferred one.
  */
 export function storedSecciones(json: string): Section[] {
   const sections = JSON.parse(json) as Section[];
-  return sections.map((section) =>
-    section.type === 'quotes' ? ({ ...section, config: migrateQuotesConfig(section.config) as SectionOfQuotes['config'] } satisfies SectionOfQuotes) : section,
-  );
+  return sections.map((section) => {
+    if (section.type === 'quotes')
+      return { ...section, config: migrateQuotesConfig(section.config) as SectionOf<'quotes'>['config'] } satisfies SectionOf<'quotes'>;
+    if (section.type === 'formula')
+      return { ...section, config: migrateFormulaConfig(section.config) as SectionOf<'formula'>['config'] } satisfies SectionOf<'formula'>;
+    return section;
+  });
 }
-type SectionOfQuotes = Extract<Section, { type: 'quotes' }>;
+type SectionOf<T extends Section['type']> = Extract<Section, { type: T }>;
 
 export const Secciones = z.array(Section).max(MAX_SECTIONS, `Un visor no puede superar ${MAX_SECTIONS} secciones`);
 

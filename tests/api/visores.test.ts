@@ -780,6 +780,66 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       expect(JSON.parse((await visorRow(id))!.secciones)).toEqual(loaded.secciones);
     });
 
+    it('loads formulas stored before units with the inferred unit, and a later save of another section keeps them so', async () => {
+      const id = await newVisor(demo, { title: 'Sin unidades' });
+      const layout = { x: 0, y: 0, w: 4, h: 4 };
+      const old = [
+        {
+          id: 'f',
+          type: 'formula',
+          title: 'Dólares',
+          layout,
+          config: {
+            formulas: [
+              { name: 'Dólar MEP', expression: 'BYMA:AL30 / BYMA:AL30D' },
+              { name: 'Canje', expression: '(BYMA:AL30 / BYMA:AL30C) / (BYMA:AL30 / BYMA:AL30D)' },
+              { name: 'Devaluación implícita NOV26 (%)', expression: '(ROFEX:DLR/NOV26 / ROFEX:DLR/SPOT - 1) * 100' },
+            ],
+          },
+        },
+        {
+          id: 'q',
+          type: 'quotes',
+          title: 'Tabla',
+          layout,
+          config: { rows: [{ kind: 'formula', name: 'Pase', expression: 'ROFEX:DLR/ENE27 - ROFEX:DLR/DIC26' }], columns: [] },
+        },
+      ];
+      await server.app.ctx.db
+        .updateTable('visores')
+        .set({ secciones: JSON.stringify(old) })
+        .where('id', '=', id)
+        .execute();
+      const loaded = await readVisor(demo, id);
+      const formulas = loaded.secciones[0]!;
+      const board = loaded.secciones[1]!;
+      if (formulas.type !== 'formula' || board.type !== 'quotes') throw new Error('a formula section and a board');
+      expect(formulas.config.formulas.map((formula) => formula.unit)).toEqual(['price', 'ratio', 'rate']);
+      expect(board.config.rows).toEqual([{ kind: 'formula', name: 'Pase', expression: 'ROFEX:DLR/ENE27 - ROFEX:DLR/DIC26', unit: 'price' }]);
+
+      // A client that still sends them without units saves; they are stored with the inferred ones.
+      const renamed = [{ ...old[0]!, title: 'Dólares de hoy' }, old[1]!];
+      expectSuccess(await demo.api.put(`/api/visores/${id}/update_secciones`, { secciones: renamed }));
+      expect(JSON.parse((await visorRow(id))!.secciones)).toEqual([{ ...loaded.secciones[0]!, title: 'Dólares de hoy' }, loaded.secciones[1]]);
+    });
+
+    it('saves a visor whose formula names a symbol the catalogue lacks: the check is where the formula is written, and a change elsewhere must not fail', async () => {
+      const id = await newVisor(demo, { title: 'Vencido' });
+      const layout = { x: 0, y: 0, w: 4, h: 4 };
+      const formulas = {
+        id: 'f',
+        type: 'formula',
+        title: 'F',
+        layout,
+        config: { formulas: [{ name: 'Viejo', expression: 'ROFEX:DLR/ENE20 / 2', unit: 'price' }] },
+      };
+      expectSuccess(await demo.api.put(`/api/visores/${id}/update_secciones`, { secciones: [formulas] }));
+      const unknown = expectSuccess(await demo.api.post('/api/search_symbols_formula', { formula: 'ROFEX:DLR/ENE20 / 2' }));
+      expect(unknown).toMatchObject({ data: { unknown: ['ROFEX:DLR/ENE20'] } });
+      expectSuccess(await demo.api.put(`/api/visores/${id}/update_secciones`, { secciones: [{ ...formulas, title: 'Renombrada' }] }));
+      expect((await readVisor(demo, id)).secciones[0]!.title).toBe('Renombrada');
+    });
+
     it('refuses a body over 1 MB with 413 and keeps the sections', async () => {
       const id = await newVisor(demo);
       expectSuccess(await demo.api.put(`/api/visores/${id}/update_secciones`, { secciones: SECTIONS }));

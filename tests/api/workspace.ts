@@ -29,7 +29,7 @@ export const SECTIONS: Section[] = [
       rows: [
         { kind: 'symbol', symbol: 'DLR/DIC26' },
         { kind: 'symbol', symbol: 'DLR/ENE27' },
-        { kind: 'formula', name: 'Pase', expression: 'ROFEX:DLR/ENE27 - ROFEX:DLR/DIC26' },
+        { kind: 'formula', name: 'Pase', expression: 'ROFEX:DLR/ENE27 - ROFEX:DLR/DIC26', unit: 'price' },
       ],
       columns: ['bid', 'ask', 'last', 'change_pct'],
     },
@@ -53,7 +53,7 @@ export const SECTIONS: Section[] = [
     type: 'formula',
     title: 'CCL',
     layout: { x: 0, y: 9, w: 4, h: 2 },
-    config: { formulas: [{ name: 'CCL', expression: 'MERV - XMEV - AL30 - CI / MERV - XMEV - AL30D - CI' }] },
+    config: { formulas: [{ name: 'CCL', expression: 'MERV - XMEV - AL30 - CI / MERV - XMEV - AL30D - CI', unit: 'price' }] },
   },
   {
     id: 'positions-1',

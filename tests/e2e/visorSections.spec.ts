@@ -2,7 +2,7 @@
 // visor screen draws them: a quote board filled by search (keyboard) and a formula, live
 // numbers, an invalid formula explained in place, rows reordered by keyboard and removed from
 // their menu, a header sort, a chosen column; formula cards from the presets with live values,
-// a leg without a price said in words; and both read-only without their controls.
+// a symbol the catalogue lacks refused in place; and both read-only without their controls.
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO, signIn } from './helpers';
 import { startOwnServer, type OwnServer } from './ownServer';
@@ -122,7 +122,7 @@ test('a quote board: symbols found as typed, a formula, live numbers, reorder, r
   await expect(al30.locator('[data-field="last"]')).toHaveText(/^\d[\d.]*(,\d+)?$/);
 });
 
-test('formula cards: presets with live values, a leg without a price said in words, edit, remove, read-only', async ({ page }) => {
+test('formula cards: presets with live values, a symbol the catalogue lacks refused in place, edit, remove, read-only', async ({ page }) => {
   test.setTimeout(60_000);
   await openSections(page);
   const section = cards(page);
@@ -132,30 +132,33 @@ test('formula cards: presets with live values, a leg without a price said in wor
   await section.getByLabel('Nombre').last().fill('Sin precio');
   await section.getByLabel('Fórmula').last().fill('BYMA:AL30 / BYMA:NOEXISTE');
   await section.getByRole('button', { name: 'Agregar', exact: true }).click();
+  await expect(section.getByRole('alert')).toHaveText(/^«BYMA:NOEXISTE» no está en el catálogo de instrumentos/);
 
   const mep = section.getByRole('article', { name: 'Dólar MEP' });
   await expect(mep.locator('[data-field="value"]')).toHaveText(/^\d{1,3}(\.\d{3})*,\d{4}$/);
   await expect(mep.getByRole('list', { name: 'Símbolos que usa' }).getByRole('listitem')).toHaveText(['AL30', 'AL30D']);
   await expect(mep).toHaveAttribute('data-stale', 'false');
-  await expect(section.getByRole('article', { name: 'Brecha MEP %' }).locator('[data-field="value"]')).toHaveText(/^-?\d+,\d{4}$/);
+  await expect(section.getByRole('article', { name: 'Brecha MEP %' }).locator('[data-field="value"]')).toHaveText(/^-?\d+,\d{2} %$/);
   await expect(mep.locator('[data-field="change"]')).toHaveText(/vs\. cierre anterior|desde que se abrió/);
 
-  const missing = section.getByRole('article', { name: 'Sin precio' });
-  await expect(missing).toContainText('Sin precio de NOEXISTE');
-  await expect(missing.locator('[data-field="value"]')).toHaveText('—');
+  // The formula over a symbol the catalogue lacks was not added; its text waits in the form.
+  await expect(section.getByRole('article')).toHaveCount(2);
+  await expect(section.getByLabel('Fórmula').last()).toHaveValue('BYMA:AL30 / BYMA:NOEXISTE');
+  await section.getByLabel('Fórmula').last().fill('');
+  await expect(section.getByRole('alert')).toHaveCount(0);
   await expect(section).not.toContainText('NaN');
   await section.getByRole('button', { name: 'Cerrar' }).click();
   await section.screenshot({ path: 'test-results/visor-sections-formulas.png' });
   await section.getByRole('button', { name: 'Configuración' }).click();
 
   // Edit a formula's name, remove another.
-  await section.getByRole('button', { name: 'Editar Sin precio' }).click();
+  await section.getByRole('button', { name: 'Editar Brecha MEP %' }).click();
   await section.getByLabel('Nombre').first().fill('Dólar MEP');
   await section.getByRole('button', { name: 'Guardar' }).click();
   await expect(section.getByRole('alert')).toHaveText('Ya hay una fórmula con ese nombre');
   await section.getByRole('button', { name: 'Cancelar' }).click();
-  await section.getByRole('button', { name: 'Quitar Sin precio' }).click();
-  await expect(section.getByRole('article')).toHaveCount(2);
+  await section.getByRole('button', { name: 'Quitar Brecha MEP %' }).click();
+  await expect(section.getByRole('article')).toHaveCount(1);
 
   // With the server out of reach, the controls that need it are off and say why.
   await page.getByRole('checkbox', { name: 'Simular controles sin servidor' }).check();

@@ -1,7 +1,7 @@
 // Market server state: the instrument search (POST /visores/search) and the catalogue (GET
 // /visores/primary/instruments, through the data worker, which keeps the last one for offline).
 import { queryOptions } from '@tanstack/react-query';
-import { SearchResponse, type SearchHit } from '../../protocol/market';
+import { FormulaSymbolsResponse, SearchResponse, type SearchHit } from '../../protocol/market';
 import type { Catalogue } from '../../workers/api';
 import { toPlainError } from '../../shared/errors';
 import { ApiError, apiRequest } from '../api';
@@ -21,6 +21,16 @@ async function catalogue(): Promise<Catalogue> {
   } catch (error) {
     throw new ApiError(toPlainError(error));
   }
+}
+
+/**
+ * The symbols of a formula the server's catalogue does not list (POST /search_symbols_formula):
+ * asked when the tab's copy of the catalogue lacks one, since the server's may have grown since
+ * (the real exchange's instruments join it as they are seen). Throws ApiError when it cannot answer.
+ */
+export async function unknownFormulaSymbols(formula: string): Promise<string[]> {
+  const answer = await apiRequest('/search_symbols_formula', { method: 'POST', token: getToken(), body: { formula }, schema: FormulaSymbolsResponse });
+  return answer.data.unknown;
 }
 
 export const marketQueries = {

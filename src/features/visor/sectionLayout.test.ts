@@ -30,15 +30,15 @@ describe('sectionLayout', () => {
     const add =
       (name: string) =>
       (config: Section['config']): Section['config'] =>
-        'formulas' in config ? { formulas: [...config.formulas, { name, expression: '1' }] } : config;
+        'formulas' in config ? { formulas: [...config.formulas, { name, expression: '1', unit: 'price' as const }] } : config;
     // Both changes were made from the same render (the view had not re-rendered in between).
     let sections = [at('a', 0, 0), at('b', 6, 0)];
     sections = updateSection(sections, 'a', updateConfig(add('MEP')));
     sections = updateSection(sections, 'a', updateConfig(add('CCL')));
     expect(sections[0]!.config).toEqual({
       formulas: [
-        { name: 'MEP', expression: '1' },
-        { name: 'CCL', expression: '1' },
+        { name: 'MEP', expression: '1', unit: 'price' },
+        { name: 'CCL', expression: '1', unit: 'price' },
       ],
     });
     expect(sections[1]!.config).toEqual({ formulas: [] });

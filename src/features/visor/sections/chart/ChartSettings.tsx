@@ -1,10 +1,11 @@
 // The Gráfico section's settings: its series (symbols found with the board's search, and
 // formulas), each removable, and the range and interval.
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { chartSeriesSpec } from '../../../../lib/candles';
 import { lineColor } from '../../../../lib/palette';
 import { CHART_INTERVALS, CHART_RANGES, type ChartConfig, type ChartInterval, type ChartRange } from '../../../../protocol/workspace';
 import { SymbolSearch } from '../../../quoteBoard/SymbolSearch';
+import { useSymbolCheck } from '../formula/useSymbolCheck';
 import { INTERVAL_LABELS, MAX_CHART_SERIES, RANGE_LABELS, withInterval, withRange } from './chartConfig';
 import { seriesLabel } from './chartFormat';
 import '../../../quoteBoard/quoteBoard.css';
@@ -27,17 +28,28 @@ function FormulaSeriesForm({ disabledReason, onAdd }: { disabledReason: string |
   const id = useId();
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
+  const [checking, setChecking] = useState(false);
+  // Bumped by each submit and each edit: a symbol check's answer for an older text is dropped.
+  const turn = useRef(0);
+  const checkSymbols = useSymbolCheck();
+  const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (checking) return;
     const spec = chartSeriesSpec(text);
-    if (spec.kind === 'formula') {
-      onAdd(spec.expression);
-      setText('');
-      setError(null);
-    } else setError(spec.kind === 'invalid' ? spec.error : 'Escriba una fórmula con operadores, p. ej. BYMA:AL30/BYMA:AL30D');
+    if (spec.kind !== 'formula') return setError(spec.kind === 'invalid' ? spec.error : 'Escriba una fórmula con operadores, p. ej. BYMA:AL30/BYMA:AL30D');
+    // Its symbols must be in the catalogue, said here before the series is added.
+    const mine = ++turn.current;
+    setChecking(true);
+    const unknown = await checkSymbols(spec.expression, spec.symbols);
+    if (mine !== turn.current) return;
+    setChecking(false);
+    if (unknown) return setError(unknown);
+    onAdd(spec.expression);
+    setText('');
+    setError(null);
   };
   return (
-    <form className="vs-formula-form" onSubmit={submit}>
+    <form className="vs-formula-form" onSubmit={(event) => void submit(event)} aria-busy={checking}>
       <div className="vs-formula-form__field">
         <label htmlFor={id}>Fórmula</label>
         <input
@@ -47,13 +59,15 @@ function FormulaSeriesForm({ disabledReason, onAdd }: { disabledReason: string |
           onChange={(event) => {
             setText(event.target.value);
             setError(null);
+            turn.current += 1;
+            setChecking(false);
           }}
           placeholder="BYMA:AL30/BYMA:AL30D"
           autoComplete="off"
           aria-invalid={error != null}
         />
       </div>
-      <button type="submit" className="button" disabled={disabledReason != null || text.trim() === ''}>
+      <button type="submit" className="button" disabled={disabledReason != null || text.trim() === '' || checking}>
         Agregar fórmula
       </button>
       {error && <p className="form-error">{error}</p>}

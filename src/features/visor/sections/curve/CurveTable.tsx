@@ -3,6 +3,7 @@
 import { DEFAULT_DECIMALS, formatNumber, formatSigned } from '../../../../lib/numberFormat';
 import { EMPTY_CELL } from '../../../../lib/quoteColumns';
 import type { DayCount } from '../../../../lib/impliedRates';
+import { describeChange } from '../../../../lib/valueChange';
 import { formatExpiry, percent } from './curveFormat';
 import type { CurveRow } from './curveRows';
 
@@ -38,6 +39,9 @@ export function CurveTable({ rows, dayCount, decimalsOf, label }: CurveTableProp
             </th>
             <th scope="col" title="Devaluación implícita al vencimiento: F/S − 1">
               Dev. implícita
+            </th>
+            <th scope="col" title="Cambio de la devaluación implícita desde el cierre anterior del futuro y del spot, en puntos porcentuales (1 pp = 100 pb)">
+              Var. dev.
             </th>
             <th scope="col" title="Tasa nominal anual implícita">
               TNA
@@ -76,6 +80,14 @@ export function CurveTable({ rows, dayCount, decimalsOf, label }: CurveTableProp
                 </td>
                 <td data-field="devaluation" className="vs-curve__num">
                   {percent(row.rates?.devaluation)}
+                </td>
+                <td
+                  data-field="devaluation_change"
+                  className="vs-curve__num"
+                  data-sign={row.devaluationChange ? Math.sign(row.devaluationChange.delta) : 0}
+                  title={row.devaluationChange ? describeChange(row.devaluationChange) : undefined}
+                >
+                  {row.devaluationChange?.text ?? EMPTY_CELL}
                 </td>
                 <td data-field="tna" className="vs-curve__num">
                   {percent(row.rates?.tna)}

@@ -32,6 +32,22 @@ describe('the rows of a curve', () => {
     expect(dic!.forward).toBeCloseTo((1040 / 1010 - 1) * (365 / 31), 12);
   });
 
+  it("says the implied devaluation's change since the previous closes in percentage points", () => {
+    const withCloses = new Map<string, QuoteLike>([
+      ['DLR/SPOT', { md: { ...last(1000), CL: { price: 1000 } }, live: true }],
+      // 1,30 % over the spot at the close, 1,00 % now: -0,30 pp (not -23 % of itself).
+      ['DLR/NOV26', { md: { ...last(1010), CL: { price: 1013 } }, live: true }],
+      ['DLR/DIC26', { md: last(1040), live: true }],
+    ]);
+    const [nov, dic] = curveSnapshot(contracts, 'DLR/SPOT', (symbol) => withCloses.get(symbol), today, 'calendar').rows;
+    expect(nov!.devaluationChange).toMatchObject({ measure: 'pp', text: '-0,30 pp' });
+    expect(nov!.devaluationChange!.amount).toBeCloseTo(-0.3, 9);
+    // No close of the future: no change.
+    expect(dic!.devaluationChange).toBeNull();
+    // No close of the spot: none either.
+    expect(curveSnapshot(contracts, 'DLR/SPOT', (symbol) => quotes.get(symbol), today, 'calendar').rows[0]!.devaluationChange).toBeNull();
+  });
+
   it('counts weekdays when asked, keeping calendar days for the chart', () => {
     const [nov] = curveSnapshot(contracts, 'DLR/SPOT', (symbol) => quotes.get(symbol), today, 'weekdays').rows;
     expect(nov!.days).toBe(6);

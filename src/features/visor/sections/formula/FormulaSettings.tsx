@@ -2,6 +2,7 @@
 // CCL, canje, brecha), edit or remove each formula.
 import { useState } from 'react';
 import { FORMULA_PRESETS } from '../../../../lib/formulaPresets';
+import { UNIT_LABELS } from '../../../../lib/valueChange';
 import { MAX_FORMULAS, type NamedFormula } from '../../../../protocol/workspace';
 import { FormulaForm } from './FormulaForm';
 
@@ -53,7 +54,7 @@ export function FormulaSettings({ formulas, disabledReason, onChange, onClose }:
               ) : (
                 <div className="vs-settings__item">
                   <span>
-                    <strong>{formula.name}</strong> <code>{formula.expression}</code>
+                    <strong>{formula.name}</strong> <span className="vs-formula-unit">{UNIT_LABELS[formula.unit]}</span> <code>{formula.expression}</code>
                   </span>
                   <span className="vs-settings__item-buttons">
                     <button
@@ -94,7 +95,7 @@ export function FormulaSettings({ formulas, disabledReason, onChange, onClose }:
                   className="button"
                   disabled={off != null}
                   title={preset.expression}
-                  onClick={() => onChange((current) => addFormula(current, { name: preset.name, expression: preset.expression }))}
+                  onClick={() => onChange((current) => addFormula(current, { name: preset.name, expression: preset.expression, unit: preset.unit }))}
                 >
                   Agregar {preset.name}
                 </button>

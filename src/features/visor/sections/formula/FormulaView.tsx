@@ -1,14 +1,16 @@
 // The formula section (`Fórmulas`, issue 18): cards of named formulas with their live value,
 // its change since the session's start and the symbols they use. The settings (edit mode)
 // add, edit and remove formulas and add the presets.
-import type { NamedFormula } from '../../../../protocol/workspace';
+import { migrateFormulaConfig, type NamedFormula } from '../../../../protocol/workspace';
 import type { ConfigOf, SectionViewProps } from '../types';
 import { FormulaCard } from './FormulaCard';
 import { FormulaSettings } from './FormulaSettings';
 import './formula.css';
 
+/** The formulas, each with its unit (one kept from before units, in this tab's cache, gets the inferred one). */
 function readFormulas(config: ConfigOf<'formula'> | undefined): NamedFormula[] {
-  return Array.isArray(config?.formulas) ? config.formulas : [];
+  const read = migrateFormulaConfig(config) as Partial<ConfigOf<'formula'>> | undefined;
+  return Array.isArray(read?.formulas) ? read.formulas : [];
 }
 
 export function FormulaView({ section, editable, onConfigChange, settingsOpen, onSettingsClose, disabledReason }: SectionViewProps<'formula'>) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXPRESSION_REQUIRED, NAME_REQUIRED, NAME_TAKEN, formulaFormProblem } from './formulaInput';
+import { EXPRESSION_REQUIRED, NAME_REQUIRED, NAME_TAKEN, formulaFormProblem, symbolsToCheck } from './formulaInput';
 
 describe('a formula typed in a form', () => {
   it('accepts a named formula that parses', () => {
@@ -20,5 +20,17 @@ describe('a formula typed in a form', () => {
     [{ name: 'MEP', expression: '(BYMA:AL30' }, [], 'expression', 'Falta cerrar un paréntesis (posición 11)'],
   ])('says what is wrong with %j in place', (formula, taken, field, message) => {
     expect(formulaFormProblem(formula, taken)).toEqual({ field, message });
+  });
+});
+
+describe('the symbols a form checks against the catalogue', () => {
+  it("are all of a new formula's", () => {
+    expect(symbolsToCheck('BYMA:NOEXISTE / 2')).toEqual(['BYMA:NOEXISTE']);
+    expect(symbolsToCheck('BYMA:AL30 / BYMA:AL30D')).toEqual(['BYMA:AL30', 'BYMA:AL30D']);
+  });
+
+  it('of an edited one, only those it did not name before: a symbol saved earlier that the catalogue lost does not block a rename', () => {
+    expect(symbolsToCheck('(ROFEX:DLR/NOV26 / ROFEX:DLR/SPOT - 1) * 100', '(ROFEX:DLR/NOV26 / ROFEX:DLR/SPOT - 1) * 100')).toEqual([]);
+    expect(symbolsToCheck('ROFEX:DLR/DIC26 / ROFEX:DLR/SPOT', 'ROFEX:DLR/NOV26 / ROFEX:DLR/SPOT')).toEqual(['ROFEX:DLR/DIC26']);
   });
 });

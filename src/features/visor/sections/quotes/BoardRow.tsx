@@ -12,6 +12,7 @@ import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaProblem, formulaQuote, formulaValue } from '../../../../lib/formulaValue';
 import { EMPTY_CELL } from '../../../../lib/quoteColumns';
 import { displaySymbol } from '../../../../lib/symbolNames';
+import { UNIT_LABELS } from '../../../../lib/valueChange';
 import type { MarketName } from '../../../../protocol/market';
 import type { QuoteColumn, QuoteRowConfig } from '../../../../protocol/workspace';
 import { Menu } from '../../../../ui/Menu';
@@ -84,10 +85,11 @@ export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, mar
   );
 
   const subject = row.kind === 'symbol' ? row.symbol : row.expression;
+  const unit = row.kind === 'formula' ? row.unit : 'price';
   const columnsKey = columns.join(',');
   useLayoutEffect(() => {
     const element = rowRef.current!;
-    const cells = liveCells(element, cellRefs.current, columnsKey ? (columnsKey.split(',') as QuoteColumn[]) : [], noteRef.current!, decimals);
+    const cells = liveCells(element, cellRefs.current, columnsKey ? (columnsKey.split(',') as QuoteColumn[]) : [], noteRef.current!, decimals, unit);
     const symbols = row.kind === 'symbol' ? [subject] : compileFormula(subject).symbols;
     const stop = row.kind === 'symbol' ? followSymbol(subject, cells, marketLive, staleMarkets) : followFormula(subject, cells, marketLive, staleMarkets);
     const releases = symbols.map((symbol) => holdSymbol(symbol, element));
@@ -95,10 +97,10 @@ export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, mar
       stop();
       releases.forEach((release) => release());
     };
-  }, [row.kind, subject, columnsKey, decimals, marketLive, staleMarkets]);
+  }, [row.kind, subject, unit, columnsKey, decimals, marketLive, staleMarkets]);
 
   const label = row.kind === 'symbol' ? displaySymbol(row.symbol) : row.name;
-  const full = row.kind === 'symbol' ? row.symbol : `${row.name} = ${row.expression}`;
+  const full = row.kind === 'symbol' ? row.symbol : `${row.name} = ${row.expression} · ${UNIT_LABELS[row.unit]}`;
   return (
     <div
       role="row"
@@ -106,6 +108,7 @@ export const BoardRow = memo(function BoardRow({ id, row, columns, decimals, mar
       className={`vs-row${isDragging ? ' vs-row--dragging' : ''}`}
       data-symbol={row.kind === 'symbol' ? row.symbol : undefined}
       data-formula={row.kind === 'formula' ? row.name : undefined}
+      data-unit={row.kind === 'formula' ? row.unit : undefined}
       data-stale="true"
       // `top`, not a transform: dnd-kit measures rows without their transforms (its own).
       style={{ top: start, transform: CSS.Translate.toString(transform), transition }}

@@ -31,7 +31,7 @@ function valueNow(row: QuoteRowConfig, column: QuoteColumn, now: Date): number |
   if (row.kind === 'symbol') return cellNumber(column, readQuote(row.symbol)?.quote, now);
   const formula = compileFormula(row.expression);
   if (!formula.ok) return null;
-  return cellNumber(column, formulaQuote(formulaValue(formula, (symbol) => readQuote(symbol)?.quote)), now);
+  return cellNumber(column, formulaQuote(formulaValue(formula, (symbol) => readQuote(symbol)?.quote)), now, row.unit);
 }
 
 function sortedIds(rows: readonly QuoteRowConfig[], key: SortKey, descending: boolean): string[] {

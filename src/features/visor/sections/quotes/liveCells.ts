@@ -4,6 +4,7 @@
 import { cellText, changeDirection, EMPTY_CELL, FLASHING_COLUMNS, SIGNED_COLUMNS } from '../../../../lib/quoteColumns';
 import { formatMarketTime } from '../../../../lib/numberFormat';
 import type { Quote } from '../../../../lib/quote';
+import type { ValueUnit } from '../../../../lib/valueChange';
 import type { QuoteColumn } from '../../../../protocol/workspace';
 import { createFlasher } from './flasher';
 
@@ -35,6 +36,8 @@ export function liveCells(
   columns: readonly QuoteColumn[],
   note: HTMLElement,
   decimals: number,
+  /** What the row's value is: a formula's unit; a symbol's is a price. */
+  unit: ValueUnit = 'price',
 ): LiveCells {
   const cells: LiveCell[] = columns.map((column) => {
     const node = nodes.get(column)!;
@@ -48,7 +51,7 @@ export function liveCells(
       const now = new Date();
       const direction = changeDirection(quote);
       for (const cell of cells) {
-        const text = cellText(cell.column, quote, decimals, now);
+        const text = cellText(cell.column, quote, decimals, now, unit);
         if (text !== cell.shown) {
           cell.text.nodeValue = text;
           if (cell.shown !== null && cell.shown !== EMPTY_CELL && text !== EMPTY_CELL && FLASHING_COLUMNS.has(cell.column) && !reducedMotion?.matches)
