@@ -39,7 +39,7 @@ describe('quoteBoards', () => {
 
   it('counts formula rows as rows but not as symbols; boardHolds sees a symbol in any spelling', () => {
     const withFormula: Section = {
-      ...board('b', ['MERV - XMEV - AL30 - 24hs']),
+      ...(board('b', []) as Extract<Section, { type: 'quotes' }>),
       config: {
         rows: [
           { kind: 'symbol', symbol: 'MERV - XMEV - AL30 - 24hs' },
