@@ -57,6 +57,9 @@ export function marketRoutes(ctx: AppContext) {
         currency: instrument.currency,
         maturityDate: instrument.maturityDate ?? null,
         aliases: instrument.aliases,
+        contractSize: instrument.contractMultiplier,
+        tick: instrument.minPriceIncrement,
+        decimals: instrument.instrumentPricePrecision,
       }));
       return { status: 'success', data } satisfies SearchResponse;
     });

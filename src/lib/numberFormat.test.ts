@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatExchangeDate, formatMarketDate, formatMarketDateTime, formatMarketTime } from './numberFormat';
+import { formatExact, formatExchangeDate, formatMarketDate, formatMarketDateTime, formatMarketTime } from './numberFormat';
 
 describe('market dates', () => {
   // 2026-11-28 01:30 UTC is still the 27th in Buenos Aires (UTC−3).
@@ -19,5 +19,19 @@ describe('market dates', () => {
   it('writes an exchange date (YYYYMMDD) as day/month/year', () => {
     expect(formatExchangeDate('20261130')).toBe('30/11/2026');
     expect(formatExchangeDate('soon')).toBe('soon');
+  });
+});
+
+describe('formatExact', () => {
+  it.each([
+    [1000, '1.000'],
+    [0.5, '0,5'],
+    [0.0001, '0,0001'],
+    [0.05, '0,05'],
+    [25, '25'],
+    [1234.25, '1.234,25'],
+    [0.1 + 0.2, '0,3'],
+  ])('%s → %s', (value, text) => {
+    expect(formatExact(value)).toBe(text);
   });
 });

@@ -47,3 +47,13 @@ export function formatExchangeDate(yyyymmdd: string): string {
   const match = /^(\d{4})(\d{2})(\d{2})$/.exec(yyyymmdd);
   return match ? `${match[3]}/${match[2]}/${match[1]}` : yyyymmdd;
 }
+
+/** A number with the decimals it has, up to 8 (a contract size, a tick): `1.000`, `0,5`, `0,0001`. */
+export function formatExact(value: number): string {
+  const decimals =
+    value
+      .toFixed(8)
+      .replace(/\.?0+$/, '')
+      .split('.')[1]?.length ?? 0;
+  return formatNumber(value, decimals);
+}

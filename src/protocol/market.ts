@@ -353,6 +353,12 @@ export const SearchHit = z.strictObject({
   maturityDate: z.string().nullable(),
   /** Other ways to write the symbol: `ROFEX:DLR/DIC26`, `BYMA:AL30`. */
   aliases: z.array(z.string()),
+  /** Units of the underlying one contract is (the Primary API's contractMultiplier): 1000 for a dollar future. */
+  contractSize: z.number(),
+  /** The smallest price step (minPriceIncrement). */
+  tick: z.number(),
+  /** Decimals prices are written with (instrumentPricePrecision). */
+  decimals: z.number().int().min(0),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 

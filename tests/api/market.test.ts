@@ -130,6 +130,21 @@ describe('market REST on sqlite', () => {
       expect((await search(`rofex:${future.toLowerCase()}`))[0]!.symbol).toBe(future);
     });
 
+    it('gives each hit the contract size, tick and decimals of the instrument list (a dollar future: 1000 dollars, 0,5 pesos, 1 decimal)', async () => {
+      const future = dollarFutures(instruments)[0]!;
+      const [hit] = await search(future.instrumentId.symbol);
+      expect(hit).toMatchObject({
+        symbol: future.instrumentId.symbol,
+        contractSize: future.contractMultiplier,
+        tick: future.minPriceIncrement,
+        decimals: future.instrumentPricePrecision,
+      });
+      expect([hit!.contractSize, hit!.tick, hit!.decimals]).toEqual([1000, 0.5, 1]);
+      const bond = (await search('al30'))[0]!;
+      const listed = instruments.find((instrument) => instrument.instrumentId.symbol === bond.symbol)!;
+      expect([bond.contractSize, bond.tick, bond.decimals]).toEqual([listed.contractMultiplier, listed.minPriceIncrement, listed.instrumentPricePrecision]);
+    });
+
     it('finds by description, ignoring accents and case', async () => {
       const soja = await search('soja');
       expect(soja.length).toBeGreaterThan(0);

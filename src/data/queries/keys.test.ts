@@ -10,6 +10,7 @@ describe('query keys', () => {
     const keys = [
       [marketKeys.all, marketKeys.search('al30')],
       [marketKeys.all, marketKeys.submittedSearch('al30')],
+      [marketKeys.all, marketKeys.dailyHistory('DLR/DIC26', 30)],
       [profileKeys.all, profileKeys.detail()],
       [workerKeys.all, workerKeys.eventLog()],
       [adminKeys.all, adminKeys.users()],
@@ -26,6 +27,11 @@ describe('query keys', () => {
   it('name a search by its text without the surrounding blanks', () => {
     expect(marketKeys.search('  al30 ')).toEqual(marketKeys.search('al30'));
     expect(hashKey(marketKeys.search('al30'))).not.toBe(hashKey(marketKeys.search('al3')));
+  });
+
+  it("keep a symbol's history apart from the searches, one per symbol and length", () => {
+    expect(partialMatchKey(marketKeys.dailyHistory('al30', 30), marketKeys.search('al30'))).toBe(false);
+    expect(hashKey(marketKeys.dailyHistory('AL30', 30))).not.toBe(hashKey(marketKeys.dailyHistory('AL30', 60)));
   });
 
   it("keep a submitted text's search apart from the live search of the same text, under it", () => {

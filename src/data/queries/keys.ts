@@ -11,6 +11,8 @@ export const marketKeys = {
   submittedSearch: (text: string) => [...marketKeys.search(text), 'submitted'] as const,
   /** The whole catalogue (GET /visores/primary/instruments). */
   instruments: () => [...marketKeys.all, 'instruments'] as const,
+  /** A symbol's last `limit` daily candles (POST /visores/search/symbol/history). */
+  dailyHistory: (symbol: string, limit: number) => [...marketKeys.all, 'dailyHistory', symbol, limit] as const,
 };
 
 export const profileKeys = {

@@ -1,7 +1,8 @@
-// Market server state: the instrument search (POST /visores/search) and the catalogue (GET
-// /visores/primary/instruments, through the data worker, which keeps the last one for offline).
+// Market server state: the instrument search (POST /visores/search), a symbol's daily history
+// (POST /visores/search/symbol/history) and the catalogue (GET /visores/primary/instruments,
+// through the data worker, which keeps the last one for offline).
 import { queryOptions } from '@tanstack/react-query';
-import { FormulaSymbolsResponse, SearchResponse, type SearchHit } from '../../protocol/market';
+import { FormulaSymbolsResponse, HistoryResponse, SearchResponse, type DailyCandle, type SearchHit } from '../../protocol/market';
 import type { Catalogue } from '../../workers/api';
 import { toPlainError } from '../../shared/errors';
 import { ApiError, apiRequest } from '../api';
@@ -11,6 +12,17 @@ import { marketKeys } from './keys';
 
 async function search(text: string, signal: AbortSignal): Promise<SearchHit[]> {
   const answer = await apiRequest('/visores/search', { method: 'POST', token: getToken(), body: { symbol: text.trim() }, signal, schema: SearchResponse });
+  return answer.data;
+}
+
+async function dailyHistory(symbol: string, limit: number, signal: AbortSignal): Promise<DailyCandle[]> {
+  const answer = await apiRequest('/visores/search/symbol/history', {
+    method: 'POST',
+    token: getToken(),
+    body: { symbol, limit },
+    signal,
+    schema: HistoryResponse,
+  });
   return answer.data;
 }
 
@@ -57,6 +69,17 @@ export const marketQueries = {
     queryOptions({
       queryKey: marketKeys.search(text),
       queryFn: ({ signal }) => search(text, signal),
+    }),
+
+  /**
+   * The symbol's last `limit` daily candles, oldest first (the search page's small chart). The
+   * closes of past days do not change; five minutes keep today's close near enough.
+   */
+  dailyHistory: (symbol: string, limit: number) =>
+    queryOptions({
+      queryKey: marketKeys.dailyHistory(symbol, limit),
+      queryFn: ({ signal }) => dailyHistory(symbol, limit, signal),
+      staleTime: 5 * 60_000,
     }),
 
   /**
