@@ -87,7 +87,9 @@ export function marketRoutes(ctx: AppContext) {
       if (day == null) throw new InvalidError(`La fecha ${date} no es válida: use AAAA-MM-DD`);
       const instrument = resolve(symbol);
       // The session's minutes of a trading day (a Buenos Aires date), up to now; none on other days.
-      const candles = model.minuteCandles(instrument, day, ctx.now());
+      // On the real exchange, its own trades.
+      const exchange = feeds.exchangeHistoryOf(instrument);
+      const candles = exchange ? await exchange.minuteCandles(instrument.instrumentId.symbol, day) : model.minuteCandles(instrument, day, ctx.now());
       // time: epoch seconds of the minute, as charting libraries take it.
       return { status: 'success', data: candles.map((c) => ({ ...c, time: Math.floor(c.time / 1000) })) };
     });
@@ -96,7 +98,10 @@ export function marketRoutes(ctx: AppContext) {
       const { symbol, limit } = parseBody(HistoryRequest, request.body);
       const instrument = resolve(symbol);
       // Ten years of sessions take a while the first time: other requests are served meanwhile.
-      const candles = await model.dailyCandlesYielding(instrument, limit, ctx.now());
+      const exchange = feeds.exchangeHistoryOf(instrument);
+      const candles = exchange
+        ? await exchange.dailyCandles(instrument.instrumentId.symbol, limit, ctx.now())
+        : await model.dailyCandlesYielding(instrument, limit, ctx.now());
       // time: the session day, YYYY-MM-DD.
       const data = candles.map(({ day, time: _time, ...candle }) => ({ time: isoOfDay(day), ...candle }));
       return { status: 'success', data };

@@ -10,6 +10,7 @@ import type { Hub } from './hub.js';
 import { createMarketModel, type MarketModel } from './model/market.js';
 import { createSimulator, type Simulator, type SimulatorSettings } from './simulator.js';
 import { createPrimaryFeed, type PrimaryFeed, type PrimarySettings } from './primaryFeed.js';
+import { createExchangeHistory, type ExchangeHistory } from './exchangeHistory.js';
 import type { StreamStateName } from './primary/types.js';
 
 export const FEED_NAMES: readonly FeedName[] = FeedName.options;
@@ -186,6 +187,8 @@ export function createFeeds(options: {
     });
   }
   const usesExchange = (name: FeedName): PrimaryFeed | null => (name === 'rofex' ? primaryRofex : null);
+  /** The exchange's history, for the instruments of the feed it runs. */
+  const exchangeHistory: ExchangeHistory | null = primaryRofex ? createExchangeHistory({ trades: primaryRofex.trades, calendar }) : null;
 
   /** Starts a feed, first publishing every instrument's state so subscriptions answer a snapshot at once. */
   function start(name: FeedName): void {
@@ -209,6 +212,10 @@ export function createFeeds(options: {
     catalogue,
     /** The simulated market: its history, sessions and prices at any instant. */
     model,
+    /** The history of an instrument of a feed the real exchange runs, or null (the model's then). */
+    exchangeHistoryOf(instrument: Instrument): ExchangeHistory | null {
+      return usesExchange(instrument.feed) ? exchangeHistory : null;
+    },
     calendar,
     isFeed(name: string): name is FeedName {
       return (FEED_NAMES as string[]).includes(name);

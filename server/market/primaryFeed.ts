@@ -116,6 +116,8 @@ export function createPrimaryFeed(options: {
       if (subscribed.size > 0) client.marketData.unsubscribe([...subscribed]);
       subscribed.clear();
     },
+    /** The exchange's trades of a day or a span of days (its history). */
+    trades: (symbol: string, date: Parameters<PrimaryClient['trades']>[1]) => client.trades(symbol, date),
     lastPrice(symbol: string): number | null {
       return hub.latest(symbol)?.LA?.price ?? null;
     },

@@ -94,7 +94,9 @@ const channelOf = (account: string) => `POS:primary:${account}`;
 /** The snapshot once warmed up (202 until then). */
 /** The next push of `channel` on the socket (other messages fail the test). */
 async function nextPush(socket: WebSocket, channel: string): Promise<PositionsPush> {
-  const { message, skipped } = await nextMessageWhere(socket, (m) => typeof m === 'object' && m != null && channel in m);
+  // A revaluation needs a trade of one of the account's instruments: about one a second in all,
+  // as the market trades (a few seconds without any happen; 30 s is the limit of a stuck push).
+  const { message, skipped } = await nextMessageWhere(socket, (m) => typeof m === 'object' && m != null && channel in m, 30_000);
   expect(skipped).toEqual([]);
   const push = (message as Record<string, PositionsPush>)[channel]!;
   expect(push).toMatchObject({ type: 'positions', etag: expect.any(String), as_of: expect.any(String) });

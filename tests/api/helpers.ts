@@ -326,14 +326,19 @@ function waitFor<T>(socket: WebSocket, what: string, check: (inbox: Inbox) => T 
 }
 
 /** The next message the server sent (in order); fails if the socket closes first. */
-export function nextMessage(socket: WebSocket): Promise<unknown> {
-  return waitFor(socket, 'a socket message', (inbox) => {
-    if (inbox.messages.length > 0) return { message: inbox.messages.shift() };
-    if (inbox.closed) {
-      throw new Error(`Socket closed (${inbox.closed.code} ${inbox.closed.reason}) before a message arrived`);
-    }
-    return undefined;
-  }).then(({ message }) => message);
+export function nextMessage(socket: WebSocket, timeoutMs = WAIT_MS): Promise<unknown> {
+  return waitFor(
+    socket,
+    'a socket message',
+    (inbox) => {
+      if (inbox.messages.length > 0) return { message: inbox.messages.shift() };
+      if (inbox.closed) {
+        throw new Error(`Socket closed (${inbox.closed.code} ${inbox.closed.reason}) before a message arrived`);
+      }
+      return undefined;
+    },
+    timeoutMs,
+  ).then(({ message }) => message);
 }
 
 /**
@@ -427,10 +432,14 @@ export async function positionsOf(user: Session, account: string, timeoutMs?: nu
 }
 
 /** Reads messages in order until one matches; returns it and the ones read before it. */
-export async function nextMessageWhere(socket: WebSocket, matches: (message: unknown) => boolean): Promise<{ message: unknown; skipped: unknown[] }> {
+export async function nextMessageWhere(
+  socket: WebSocket,
+  matches: (message: unknown) => boolean,
+  timeoutMs = WAIT_MS,
+): Promise<{ message: unknown; skipped: unknown[] }> {
   const skipped: unknown[] = [];
   for (;;) {
-    const message = await nextMessage(socket);
+    const message = await nextMessage(socket, timeoutMs);
     if (matches(message)) return { message, skipped };
     skipped.push(message);
   }

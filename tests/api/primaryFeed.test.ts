@@ -139,4 +139,26 @@ describe('the rofex feed on the Primary API', () => {
     expect((update[BYMA_LINE] as { md: { TV?: number } }).md.TV).toBe(1300);
     socket.close();
   });
+
+  it("draws the history of an exchange instrument from the exchange's own trades, not the simulator", async () => {
+    const { token } = await signIn(server.baseUrl);
+    const post = async (path: string, body: unknown) =>
+      (await fetch(`${server.baseUrl}/api${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })) as Response;
+    await until(() => server.app.ctx.market.catalogue.resolve('DLR/DIC26'));
+    const daily = (await (await post('/visores/search/symbol/history', { symbol: 'DLR/DIC26', limit: 3 })).json()) as {
+      data: { time: string; open: number; high: number; low: number; close: number; volume: number }[];
+    };
+    // The fake exchange trades three times a day at 1520, 1521 and 1522, sizes 1, 2 and 3.
+    expect(daily.data).toHaveLength(3);
+    for (const candle of daily.data) expect(candle, candle.time).toMatchObject({ open: 1520, high: 1522, low: 1520, close: 1522, volume: 6 });
+    const minutes = (await (await post('/get_intradia', { symbol: 'DLR/DIC26', date: daily.data[0]!.time })).json()) as { data: { close: number }[] };
+    expect(minutes.data.map((candle) => candle.close)).toEqual([1520, 1521, 1522]);
+    // A BYMA line stays the simulator's: its feed is not the exchange.
+    const byma = (await (await post('/visores/search/symbol/history', { symbol: 'BYMA:GGAL', limit: 3 })).json()) as { data: { volume: number }[] };
+    expect(byma.data.some((candle) => candle.volume !== 6)).toBe(true);
+  });
 });
