@@ -3,7 +3,8 @@
 // Starts the real server (a child process, as `npm start` runs it), connects N websocket
 // clients each subscribed to 20 of the catalogue's 500 symbols, runs the simulator at R
 // ticks per second in all, and prints: delivered messages and symbol updates per second,
-// p50/p99 latency from tick to client, updates the server merged (per symbol between two flushes, and for slow clients), server
+// p50/p99 latency from trade to client (the updates carrying a trade a client had not seen:
+// the simulator also publishes book updates between trades, which keep the last trade's time), updates the server merged (per symbol between two flushes, and for slow clients), server
 // CPU and peak RSS. Then the same with REDIS_URL: one process that runs the feeds, publishes
 // every tick to Redis and serves the clients (its own clients get its ticks at once); and two
 // processes on that Redis, the feeds in one and every client on the other, so every tick a
@@ -96,7 +97,7 @@ interface SymbolEntry {
   md: { LA?: { price: number; size: number; date: number } };
   expiration?: string;
 }
-/** One match per symbol update in a frame: the last trade's date (every simulator tick trades). */
+/** One match per symbol update in a frame: the last trade's date. */
 const LAST_TRADE_DATE = /"LA":\{"price":[^,]*,"size":[^,]*,"date":(\d+)\}/g;
 /** Only LA carries a `date` in an update (checked on sampled frames by checkFrame). */
 const DATE_NEEDLE = Buffer.from('"date":');
@@ -217,6 +218,12 @@ async function run(label: string, redisUrl: string | null, twoProcesses = false)
               const wanted = new Set<string>();
               while (wanted.size < PER_CLIENT) wanted.add(instruments[Math.floor(random() * instruments.length)]!);
               const unanswered = new Set(wanted);
+              /**
+               * Trade times this client has seen, in two generations (a symbol's last trade stays in
+               * the newer while its book updates repeat it): only an update with a new one is timed.
+               */
+              let seenTrades = new Set<number>();
+              let olderTrades = new Set<number>();
               socket.on('open', () => socket.send(JSON.stringify({ action: 'auth', token })));
               socket.on('error', reject);
               socket.on('message', (raw: Buffer) => {
@@ -236,13 +243,17 @@ async function run(label: string, redisUrl: string | null, twoProcesses = false)
                 // Every 64th frame is parsed whole, to check that frames are JSON keyed by symbol
                 // and that each update carries exactly one `"date":` (its LA.date).
                 if ((messages & 63) === 0) checkFrame(String(raw));
-                // Each update's tick time is its LA.date, found in the bytes themselves: the
+                // Each update's last trade time is its LA.date, found in the bytes themselves: the
                 // generator shares the machine, so it spends its time receiving, not decoding.
                 for (let at = raw.indexOf(DATE_NEEDLE); at !== -1; at = raw.indexOf(DATE_NEEDLE, at)) {
                   at += DATE_NEEDLE.length;
                   let date = 0;
                   for (let c = raw[at]!; c >= 0x30 && c <= 0x39; c = raw[++at]!) date = date * 10 + (c - 0x30);
                   updates += 1;
+                  if (seenTrades.has(date)) continue;
+                  seenTrades.add(date);
+                  if (olderTrades.has(date)) continue;
+                  if (seenTrades.size > 5000) [olderTrades, seenTrades] = [seenTrades, new Set()];
                   if (latencyCount < latencies.length) latencies[latencyCount++] = received - date;
                 }
               });

@@ -71,3 +71,11 @@ export function loadHistory(symbols: readonly string[], range: ChartRange, inter
     live = false;
   };
 }
+
+/**
+ * Today's minutes of an intraday chart from the server again, in place of those the chart built
+ * from ticks: called when a minute closes, so two charts of one symbol agree on every closed minute.
+ */
+export async function refreshToday(symbol: string, range: ChartRange, interval: ChartInterval): Promise<Candle[]> {
+  return (await dataWorker().chartHistory(symbol, range, interval, { today: true })).candles;
+}

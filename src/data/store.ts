@@ -177,6 +177,16 @@ export function useMarketStatesOf(symbols: readonly string[]): MarketStateEntry[
   }, [event, known, key]);
 }
 
+/**
+ * The session a quote's market is in, as the market socket last said (the chart draws only the
+ * trades inside it: history keeps the sessions alone); null while not known.
+ */
+export function sessionOfQuote(quote: Quote | null | undefined): MarketStateEntry['session'] | null {
+  const market = quote?.market;
+  if (market == null) return null;
+  return dataStore.get(marketsAtom)?.markets.find((entry) => entry.market === market)?.session ?? null;
+}
+
 /** Whether a quote's market is one of `stale` (its values then are not live, whatever their own flag). */
 export function inStaleMarket(quote: Quote | null | undefined, stale: ReadonlySet<MarketName>): boolean {
   return quote?.market != null && stale.has(quote.market);

@@ -18,6 +18,9 @@ import {
   pointsReader,
   valueAndChange,
   needsPercentScale,
+  sessionCandle,
+  inSession,
+  changeAgainst,
   type Candle,
 } from './candles';
 import { parseFormula } from './formula';
@@ -210,5 +213,27 @@ describe('roundStep', () => {
     expect(roundStep(0.0012)).toBeCloseTo(0.002);
     expect(roundStep(0)).toBe(1);
     expect(roundStep(Number.NaN)).toBe(1);
+  });
+});
+
+describe('the session candle', () => {
+  const session = { day: '2026-11-27', opensAt: Date.parse('2026-11-27T10:00:00-03:00'), closesAt: Date.parse('2026-11-27T17:00:00-03:00') };
+  const md = { OP: 1510, HI: 1521.5, LO: 1509, TV: 2000, LA: { price: 1515, date: Date.parse('2026-11-27T14:02:00-03:00') } };
+
+  it("is the session's figures at the day's time: the history's candle, whatever ticks were merged", () => {
+    expect(sessionCandle(session, md)).toEqual({ time: dayTime('2026-11-27'), open: 1510, high: 1521.5, low: 1509, close: 1515, volume: 2000 });
+  });
+
+  it('is none before the first trade, or for a trade outside the session (a demo market moving after hours)', () => {
+    expect(sessionCandle(session, { ...md, OP: null })).toBeNull();
+    expect(sessionCandle(session, { ...md, LA: { price: 1520, date: Date.parse('2026-11-27T18:30:00-03:00') } })).toBeNull();
+    expect(inSession(session, session.closesAt)).toBe(false);
+    expect(inSession(session, session.opensAt)).toBe(true);
+  });
+
+  it('measures a change against a reference', () => {
+    expect(changeAgainst(1515, 1500)).toEqual({ change: 15, changePct: 1 });
+    expect(changeAgainst(1515, null)).toBeNull();
+    expect(changeAgainst(2, 0)).toEqual({ change: 2, changePct: null });
   });
 });

@@ -260,3 +260,35 @@ export function roundStep(value: number): number {
   const unit = value / power;
   return (unit <= 1 ? 1 : unit <= 2 ? 2 : unit <= 5 ? 5 : 10) * power;
 }
+
+/** A session's window in epoch ms and its day (`YYYY-MM-DD`), as the market socket tells it. */
+export interface SessionWindow {
+  day: string;
+  opensAt: number;
+  closesAt: number;
+}
+
+/** Whether a trade at `at` (epoch ms) belongs to the session: only then is it history a chart may draw. */
+export function inSession(session: SessionWindow, at: number): boolean {
+  return at >= session.opensAt && at < session.closesAt;
+}
+
+/**
+ * A session's daily candle from a quote's session figures (open, high, low, volume so far, the
+ * last trade as the close): what the server's history holds for the day, exactly, however many
+ * ticks were merged on the way. Null without them (no trade yet this session).
+ */
+export function sessionCandle(
+  session: SessionWindow,
+  md: { OP?: number | null; HI?: number | null; LO?: number | null; TV?: number | null; LA?: { price: number; date: number } | null },
+): Candle | null {
+  const time = dayTime(session.day);
+  if (time == null || md.OP == null || md.HI == null || md.LO == null || !md.LA || !inSession(session, md.LA.date)) return null;
+  return { time, open: md.OP, high: md.HI, low: md.LO, close: md.LA.price, volume: md.TV ?? 0 };
+}
+
+/** The change of a value against a reference (the previous close), as valueAndChange gives it; null without one. */
+export function changeAgainst(value: number, reference: number | null | undefined): { change: number; changePct: number | null } | null {
+  if (reference == null || !Number.isFinite(reference)) return null;
+  return { change: value - reference, changePct: reference === 0 ? null : ((value - reference) / reference) * 100 };
+}

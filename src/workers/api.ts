@@ -151,7 +151,8 @@ export interface DataWorkerApi {
 
   // ── Charts (issue 19) ───────────────────────────────────────────────────────────
   /** The symbol's candles from the server (daily history, or the minutes of the last sessions gathered into the interval), kept. */
-  chartHistory(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory>;
+  /** `options.today`: only today's minutes again, merged into the cached ones (an older worker asks the whole range). */
+  chartHistory(symbol: string, range: ChartRange, interval: ChartInterval, options?: { today?: boolean }): Promise<ChartHistory>;
 
   // ── The catalogue (issue 21) ────────────────────────────────────────────────────
   /**

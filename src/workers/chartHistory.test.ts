@@ -67,6 +67,19 @@ describe('chart history in the worker', () => {
     expect(new Set(asked).size).toBe(asked.length);
   });
 
+  it("asks only today's minutes again when a minute closed, in place of the cached ones, keeping the days before", async () => {
+    const { charts, asked } = setup(mondayUtc(11, 30));
+    await charts.fetch('DLR/DIC26', '5d', '1m');
+    asked.length = 0;
+    const { candles } = await charts.fetch('DLR/DIC26', '5d', '1m', { today: true });
+    expect(asked).toEqual(['2026-11-23']);
+    expect(candles).toHaveLength(510 + 360);
+    // Without a cached record there is nothing to merge into: the whole range.
+    const fresh = setup(mondayUtc(11, 30));
+    await fresh.charts.fetch('DLR/DIC26', '5d', '1m', { today: true });
+    expect(fresh.asked.length).toBeGreaterThan(1);
+  });
+
   it('asks daily candles by the range and keeps them where the tab reads them next time, offline too', async () => {
     const { charts, rest, db } = setup(mondayUtc(15));
     expect(await readCachedHistory(db.chartHistory, 'BYMA:AL30', '1M', '1d')).toBeNull();

@@ -89,6 +89,22 @@ export function createChartHistory(deps: ChartHistoryDeps) {
     if (extra > 0) await table.bulkDelete(await table.orderBy('fetchedAt').limit(extra).primaryKeys());
   }
 
+  /**
+   * Today's minutes asked again and put in place of the cached ones: the minutes that closed
+   * since become the server's (the facts), not what the chart built from the ticks it saw.
+   * The whole record when none is cached.
+   */
+  async function refreshToday(symbol: string, request: HistoryRequest & { kind: 'intraday' }): Promise<ChartHistoryRecord> {
+    const key = historyKey(request);
+    const cached = await deps.table?.get([symbol, key]).catch(() => undefined);
+    if (!cached) return fetchRecord(symbol, request);
+    const today = Math.floor(marketSeconds(now()) / DAY_SECONDS) * DAY_SECONDS;
+    const minutes = await minutesOf(symbol, marketDate(today));
+    const record: ChartHistoryRecord = { symbol, key, candles: [...cached.candles.filter((candle) => candle.time < today), ...minutes], fetchedAt: now() };
+    await keep(record).catch(() => undefined);
+    return record;
+  }
+
   async function fetchRecord(symbol: string, request: HistoryRequest): Promise<ChartHistoryRecord> {
     const key = historyKey(request);
     const candles = request.kind === 'daily' ? await daily(symbol, request.limit) : await intraday(symbol, request.sessions);
@@ -99,13 +115,17 @@ export function createChartHistory(deps: ChartHistoryDeps) {
   }
 
   return {
-    /** Asks the server, keeps the answer in the cache, and answers the chart's candles. */
-    async fetch(symbol: string, range: ChartRange, interval: ChartInterval): Promise<ChartHistory> {
+    /**
+     * Asks the server, keeps the answer in the cache, and answers the chart's candles.
+     * `today`: only today's minutes are asked again (an intraday chart whose minute closed).
+     */
+    async fetch(symbol: string, range: ChartRange, interval: ChartInterval, options: { today?: boolean } = {}): Promise<ChartHistory> {
       const request = historyRequest(range, interval);
-      const id = `${symbol}\n${historyKey(request)}`;
+      const today = options.today === true && request.kind === 'intraday';
+      const id = `${symbol}\n${historyKey(request)}${today ? '\ntoday' : ''}`;
       let pending = inFlight.get(id);
       if (!pending) {
-        pending = fetchRecord(symbol, request).finally(() => inFlight.delete(id));
+        pending = (request.kind === 'intraday' && today ? refreshToday(symbol, request) : fetchRecord(symbol, request)).finally(() => inFlight.delete(id));
         inFlight.set(id, pending);
       }
       return shapeHistory(await pending, range, interval);

@@ -223,7 +223,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     getMarketStatus: async () => market.getMarketStatus(),
     getOfflineStatus: async () => offlineStatus(),
     getQuote: async (symbol) => market.getQuote(symbol),
-    chartHistory: (symbol, range, interval) => charts.fetch(symbol, range, interval),
+    chartHistory: (symbol, range, interval, options) => charts.fetch(symbol, range, interval, options),
     catalogue: () => catalogue.get(),
     waitForSymbols: (symbols, timeoutMs) => market.waitForSymbols(symbols, timeoutMs),
     waitForExpiration: (symbol, timeoutMs) => market.waitForExpiration(symbol, timeoutMs),

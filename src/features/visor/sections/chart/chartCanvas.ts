@@ -19,7 +19,7 @@ import {
   type UTCTimestamp,
   type AutoscaleInfoProvider,
 } from 'lightweight-charts';
-import { subscribeQuotes, type QuoteState } from '../../../../data/store';
+import { sessionOfQuote, subscribeQuotes, type QuoteState } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import {
   roundStep,
@@ -32,6 +32,9 @@ import {
   liveCandle,
   tradedSince,
   livePoint,
+  inSession,
+  sessionCandle,
+  changeAgainst,
   needsPercentScale,
   type Candle,
   type ChartSeriesSpec,
@@ -39,10 +42,11 @@ import {
 } from '../../../../lib/candles';
 import { evaluateFormula } from '../../../../lib/formula';
 import { ALTERNATE_COLORS } from '../../../../lib/palette';
-import { lastPrice } from '../../../../lib/quoteColumns';
-import type { ChartInterval, ChartRange } from '../../../../protocol/workspace';
+import { closePrice, lastPrice } from '../../../../lib/quoteColumns';
+import { inferFormulaUnit, type ChartInterval, type ChartRange } from '../../../../protocol/workspace';
+import type { ValueUnit } from '../../../../lib/valueChange';
 import { joinCrosshairSync, syncAnchor } from './crosshairSync';
-import { loadHistory, type HistoryStatus } from '../../../../data/chartHistory';
+import { loadHistory, refreshToday, type HistoryStatus } from '../../../../data/chartHistory';
 import { formatChartTime, formatLegendChange, formatLegendValue } from './chartFormat';
 
 export interface ChartSeriesView {
@@ -92,6 +96,8 @@ interface Drawn {
   shown: { value: string; change: string; sign: string };
   /** The session's total volume at the last tick applied (the feed's `TV`), for the live bar's volume. */
   totalVolume: number | null;
+  /** What the series' value is: a formula may be a rate or a ratio, whose change reads in points. */
+  unit: ValueUnit;
 }
 
 /** Prices as the legend writes them (the decimals their size needs), on the price scale and its labels. */
@@ -160,7 +166,8 @@ export function mountChart(options: MountChartOptions): () => void {
             0,
           );
     }
-    return { view, api, candles: null, points: null, legend, shown: { value: '', change: '', sign: '' }, totalVolume: null };
+    const unit = view.spec.kind === 'formula' ? inferFormulaUnit('', view.spec.expression) : 'price';
+    return { view, api, candles: null, points: null, legend, shown: { value: '', change: '', sign: '' }, totalVolume: null, unit };
   });
   // Volume as a histogram in a pane of its own, on its own scale: the alternate palette.
   const volume =
@@ -242,6 +249,31 @@ export function mountChart(options: MountChartOptions): () => void {
     },
   });
 
+  /**
+   * A minute (or 5m, 15m, 1h period) of an intraday chart closed: the server's minutes of today
+   * replace those built from the ticks seen (merged ticks may have missed a trade), a moment later
+   * so the server has the minute whole. Two charts of one symbol then agree on every closed minute.
+   */
+  const REFRESH_DELAY_MS = 1500;
+  const refreshTimers = new Map<string, ReturnType<typeof setTimeout>>();
+  function scheduleRefresh(symbol: string): void {
+    if (!intraday || refreshTimers.has(symbol)) return;
+    refreshTimers.set(
+      symbol,
+      setTimeout(() => {
+        refreshTimers.delete(symbol);
+        refreshToday(symbol, options.range, interval)
+          .then((candles) => {
+            if (disposed) return;
+            symbolCandles.set(symbol, candles);
+            redraw();
+          })
+          // The chart keeps what it drew; the next closed minute asks again.
+          .catch(() => undefined);
+      }, REFRESH_DELAY_MS),
+    );
+  }
+
   // ── Live ────────────────────────────────────────────────────────────────────────
   // subscribeQuotes tells once per batch of ticks, and the tab applies a batch in an animation
   // frame (data/paintPacer.ts): the series take it in that frame, so lightweight-charts draws
@@ -259,18 +291,52 @@ export function mountChart(options: MountChartOptions): () => void {
     if (hoverTime == null) writeLegend();
   }
 
-  /** The series' value now and the time of its latest trade (epoch ms), or null. */
+  /**
+   * Whether a quote's last trade may be drawn: inside its market's session (history keeps the
+   * sessions alone, so a demo market moving after hours does not draw), or when the session is
+   * not known (a server that does not say).
+   */
+  function drawable(state: QuoteState | null | undefined): boolean {
+    const quote = state?.quote;
+    const at = quote?.md.LA?.date;
+    const session = sessionOfQuote(quote);
+    return session == null || typeof at !== 'number' || inSession(session, at);
+  }
+
+  /** The series' value now and the time of its latest trade (epoch ms), or null (none, or outside the session). */
   function liveValue(spec: ChartSeriesSpec): { value: number; at: number } | null {
     const quoteOf = (symbol: string) => states.get(symbol)?.quote;
     if (spec.kind === 'symbol') {
       const price = lastPrice(quoteOf(spec.symbol));
-      return price == null ? null : { value: price, at: quoteOf(spec.symbol)?.md.LA?.date ?? Date.now() };
+      if (price == null || !drawable(states.get(spec.symbol))) return null;
+      return { value: price, at: quoteOf(spec.symbol)?.md.LA?.date ?? Date.now() };
     }
-    if (spec.kind !== 'formula') return null;
+    if (spec.kind !== 'formula' || !spec.symbols.every((symbol) => drawable(states.get(symbol)))) return null;
     const value = evaluateFormula(spec.ast, (symbol) => lastPrice(quoteOf(symbol)));
     if (value == null || !Number.isFinite(value)) return null;
     const times = spec.symbols.map((symbol) => quoteOf(symbol)?.md.LA?.date).filter((at): at is number => typeof at === 'number');
     return { value, at: times.length > 0 ? Math.max(...times) : Date.now() };
+  }
+
+  /** The candle a tick makes: a daily chart's is the session's own figures (exact), an intraday one's grows from the ticks. */
+  function nextCandle(item: Drawn, live: { value: number; at: number }): { candle: Candle; isNew: boolean; traded: number } | null {
+    const last = item.candles!.at(-1) ?? null;
+    const { spec } = item.view;
+    const total = spec.kind === 'symbol' ? states.get(spec.symbol)?.quote?.md.TV : null;
+    if (!intraday && spec.kind === 'symbol') {
+      const quote = states.get(spec.symbol)?.quote;
+      const session = sessionOfQuote(quote);
+      const candle = session && quote ? sessionCandle(session, quote.md) : null;
+      if (candle) {
+        if (last && candle.time < last.time) return null;
+        const isNew = !last || candle.time !== last.time;
+        return { candle, isNew, traded: isNew ? candle.volume : candle.volume - last.volume };
+      }
+    }
+    const traded = tradedSince(item.totalVolume, total);
+    const next = liveCandle(last, live.value, marketSeconds(live.at), interval, traded);
+    item.totalVolume = total ?? null;
+    return next && { ...next, traded };
   }
 
   function applyLive(): void {
@@ -280,39 +346,52 @@ export function mountChart(options: MountChartOptions): () => void {
       if (!live) continue;
       const time = marketSeconds(live.at);
       if (item.candles) {
-        const total = item.view.spec.kind === 'symbol' ? states.get(item.view.spec.symbol)?.quote?.md.TV : null;
-        const traded = tradedSince(item.totalVolume, total);
-        const next = liveCandle(item.candles.at(-1) ?? null, live.value, time, interval, traded);
+        const next = nextCandle(item, live);
         if (!next) continue;
-        item.totalVolume = total ?? null;
         const previous = item.candles.at(-1);
         if (next.isNew) item.candles.push(next.candle);
         else item.candles[item.candles.length - 1] = next.candle;
-        const { candle } = next;
+        const { candle, traded } = next;
         item.api.update({ time: ts(candle.time), open: candle.open, high: candle.high, low: candle.low, close: candle.close });
         // The volume bar only when it moved or changed colour (a pane less to redraw otherwise).
         const rising = candle.close >= candle.open;
         if (volume && (next.isNew || traded > 0 || rising !== previous!.close >= previous!.open)) {
           volume.update({ time: ts(candle.time), value: candle.volume, color: rising ? ALTERNATE_COLORS[2] : ALTERNATE_COLORS[3] });
         }
+        if (next.isNew && previous && item.view.spec.kind === 'symbol') scheduleRefresh(item.view.spec.symbol);
       } else if (item.points) {
         const next = livePoint(item.points.at(-1) ?? null, live.value, time, interval);
         if (!next) continue;
         if (next.isNew) item.points.push(next.point);
         else item.points[item.points.length - 1] = next.point;
         item.api.update({ time: ts(next.point.time), value: live.value });
+        if (next.isNew && item.points.length > 1) for (const symbol of legsOf(item.view.spec)) scheduleRefresh(symbol);
       }
     }
   }
 
+  /** The series' previous close: a symbol's, or the formula of its legs' (null when one is missing). */
+  function previousClose(spec: ChartSeriesSpec): number | null {
+    const quoteOf = (symbol: string) => states.get(symbol)?.quote;
+    if (spec.kind === 'symbol') return closePrice(quoteOf(spec.symbol));
+    if (spec.kind !== 'formula') return null;
+    const value = evaluateFormula(spec.ast, (symbol) => closePrice(quoteOf(symbol)));
+    return value != null && Number.isFinite(value) ? value : null;
+  }
+
   // ── Legend ──────────────────────────────────────────────────────────────────────
-  /** Each series' value at `time` (the last at or before it), or its last value. */
+  /**
+   * Each series' value at `time` (the last at or before it) against the bar before, or its last
+   * value against the previous close, as the board and the formula cards measure it.
+   */
   function writeLegend(time: number | null = null): void {
     for (const item of drawn) {
       if (!item.legend) continue;
-      const summary = valueAndChange(readerOf(item), time);
+      const found = valueAndChange(readerOf(item), time);
+      const againstClose = found && time == null ? changeAgainst(found.value, previousClose(item.view.spec)) : null;
+      const summary = found && againstClose ? { ...found, ...againstClose } : found;
       const value = summary ? formatLegendValue(summary.value) : '—';
-      const change = summary ? formatLegendChange(summary.value, summary.change, summary.changePct) : ' ';
+      const change = summary ? formatLegendChange(summary.value, summary.change, summary.changePct, item.unit) : ' ';
       const sign = summary?.change == null ? '0' : String(Math.sign(summary.change));
       if (value !== item.shown.value) item.legend.value.nodeValue = item.shown.value = value;
       if (change !== item.shown.change) item.legend.changeText.nodeValue = item.shown.change = change;
@@ -370,6 +449,7 @@ export function mountChart(options: MountChartOptions): () => void {
   return () => {
     disposed = true;
     stopHistory();
+    for (const timer of refreshTimers.values()) clearTimeout(timer);
     stopQuotes();
     releases.forEach((release) => release());
     sync.leave();

@@ -2,6 +2,7 @@
 import type { ChartSeriesSpec } from '../../../../lib/candles';
 import { formatNumber, formatSigned } from '../../../../lib/numberFormat';
 import { displaySymbol } from '../../../../lib/symbolNames';
+import { formatChange, type ValueUnit } from '../../../../lib/valueChange';
 
 /** How a series is named on the legend and in the settings. */
 export function seriesLabel(spec: ChartSeriesSpec): string {
@@ -17,9 +18,13 @@ export function formatLegendValue(value: number): string {
   return formatNumber(value, decimalsOf(value));
 }
 
-/** '+12,50 (+1,05%)', with the decimals of the value it changed (blank when there is no change to show). */
-export function formatLegendChange(value: number, change: number | null, changePct: number | null): string {
+/**
+ * '+12,50 (+1,05%)', with the decimals of the value it changed (blank when there is no change to
+ * show); a rate or a ratio (a formula series that is one) in points: '+0,35 pp'.
+ */
+export function formatLegendChange(value: number, change: number | null, changePct: number | null, unit: ValueUnit = 'price'): string {
   if (change == null) return ' ';
+  if (unit !== 'price') return formatChange(unit, value, value - change)?.text ?? ' ';
   const pct = changePct == null ? '' : ` (${formatSigned(changePct, 2)}%)`;
   return `${formatSigned(change, decimalsOf(value))}${pct}`;
 }
