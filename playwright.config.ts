@@ -53,6 +53,9 @@ export default defineConfig({
       DATA_DIR: process.env.E2E_DATA_DIR,
       STATIC_DIR: 'dist',
       LOG_LEVEL: 'warn',
+      // Specs watch live charts and sessions: whatever the hour CI runs at, the simulated market
+      // plays the last trading day's session from 11:30 (both markets open for hours).
+      SIM_MARKET_TIME: '11:30',
     },
   },
 });

@@ -78,7 +78,16 @@ export interface Config {
    * prices moving at any hour ('demo', the default) while history still has only the sessions
    * of trading days.
    */
-  market: { sessions: Record<MarketName, SessionHours>; simCalendar: 'demo' | 'real' };
+  market: {
+    sessions: Record<MarketName, SessionHours>;
+    simCalendar: 'demo' | 'real';
+    /**
+     * SIM_MARKET_TIME: the simulated market starts at this time (minutes after 00:00 in Buenos
+     * Aires) of the last trading day and runs from there in real time, so a demo shown on a
+     * weekend or at night plays a session; null: the market's clock is the real one.
+     */
+    simMarketTime: number | null;
+  };
   /**
    * A feed meant to run that has published nothing for this long (while its market is open,
    * or at any hour for the demo simulator), or whose process has not been heard from for this
@@ -133,6 +142,16 @@ function sessions(env: Env): Record<MarketName, SessionHours> {
     hours[market] = parsed;
   }
   return hours;
+}
+
+function simMarketTime(env: Env): number | null {
+  const raw = text(env, 'SIM_MARKET_TIME');
+  if (raw == null) return null;
+  const match = /^(\d{1,2}):(\d{2})$/.exec(raw);
+  const minutes = match ? Number(match[1]) * 60 + Number(match[2]) : NaN;
+  if (!match || Number(match[1]) > 23 || Number(match[2]) > 59)
+    throw new Error(`Setting SIM_MARKET_TIME must be a time such as 13:00 (Buenos Aires), got "${raw}"`);
+  return minutes;
 }
 
 function simCalendar(env: Env): 'demo' | 'real' {
@@ -230,7 +249,7 @@ export function loadConfig(env: Env = process.env): Config {
       mep: decimal(env, 'SIM_MEP', 1480, 1, 1e7),
       ccl: decimal(env, 'SIM_CCL', 1510, 1, 1e7),
     },
-    market: { sessions: sessions(env), simCalendar: simCalendar(env) },
+    market: { sessions: sessions(env), simCalendar: simCalendar(env), simMarketTime: simMarketTime(env) },
     feedSilentMs: int(env, 'FEED_SILENT_SECONDS', 15, 1) * 1000,
   };
 }

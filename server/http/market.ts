@@ -89,7 +89,7 @@ export function marketRoutes(ctx: AppContext) {
       // The session's minutes of a trading day (a Buenos Aires date), up to now; none on other days.
       // On the real exchange, its own trades.
       const exchange = feeds.exchangeHistoryOf(instrument);
-      const candles = exchange ? await exchange.minuteCandles(instrument.instrumentId.symbol, day) : model.minuteCandles(instrument, day, ctx.now());
+      const candles = exchange ? await exchange.minuteCandles(instrument.instrumentId.symbol, day) : model.minuteCandles(instrument, day, ctx.market.now());
       // time: epoch seconds of the minute, as charting libraries take it.
       return { status: 'success', data: candles.map((c) => ({ ...c, time: Math.floor(c.time / 1000) })) };
     });
@@ -100,8 +100,8 @@ export function marketRoutes(ctx: AppContext) {
       // Ten years of sessions take a while the first time: other requests are served meanwhile.
       const exchange = feeds.exchangeHistoryOf(instrument);
       const candles = exchange
-        ? await exchange.dailyCandles(instrument.instrumentId.symbol, limit, ctx.now())
-        : await model.dailyCandlesYielding(instrument, limit, ctx.now());
+        ? await exchange.dailyCandles(instrument.instrumentId.symbol, limit, ctx.market.now())
+        : await model.dailyCandlesYielding(instrument, limit, ctx.market.now());
       // time: the session day, YYYY-MM-DD.
       const data = candles.map(({ day, time: _time, ...candle }) => ({ time: isoOfDay(day), ...candle }));
       return { status: 'success', data };

@@ -77,6 +77,13 @@ describe('sessions', () => {
     expect(holiday.nextOpensAt).toBe(ba('2026-11-24', '11:00'));
   });
 
+  it('moves a clock back to an hour of the last trading day, never ahead', () => {
+    expect(ba('2026-11-28', '22:00') + calendar.shiftTo(13 * 60, ba('2026-11-28', '22:00'))).toBe(ba('2026-11-27', '13:00'));
+    expect(ba('2026-11-27', '14:00') + calendar.shiftTo(13 * 60, ba('2026-11-27', '14:00'))).toBe(ba('2026-11-27', '13:00'));
+    expect(ba('2026-11-27', '12:00') + calendar.shiftTo(13 * 60, ba('2026-11-27', '12:00'))).toBe(ba('2026-11-26', '13:00'));
+    expect(ba('2026-11-24', '09:00') + calendar.shiftTo(13 * 60, ba('2026-11-24', '09:00'))).toBe(ba('2026-11-20', '13:00'));
+  });
+
   it('reads and writes session hours', () => {
     expect(parseSessionHours('10:00-17:00')).toEqual({ open: 600, close: 1020 });
     expect(parseSessionHours(' 9:30 - 16:45 ')).toEqual({ open: 570, close: 1005 });

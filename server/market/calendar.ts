@@ -181,6 +181,17 @@ export function createTradingCalendar(sessions: Record<MarketName, SessionHours>
       return { day, open: epochMs < closesAt, opensAt, closesAt, nextOpensAt: sessionOf(market, nextTradingDay(day)).opensAt };
     },
 
+    /**
+     * How far to move a clock so that `at` becomes `minute` (after 00:00) of the last trading day
+     * at or before it (never ahead of `at`): a negative number of ms, or 0.
+     */
+    shiftTo(minute: number, at: number): number {
+      for (let day = marketDayOf(at); ; day -= 1) {
+        const target = dayStartMs(day) + minute * MINUTE_MS;
+        if (isTradingDay(day) && target <= at) return target - at;
+      }
+    },
+
     /** Trading days up to and including `last` (when it trades), oldest first, at most `count`, none before `first`. */
     tradingDaysUpTo(last: number, count: number, first = -Infinity): number[] {
       const days: number[] = [];

@@ -85,18 +85,25 @@ export interface MarketServiceOptions {
 
 export function createMarketService(
   config: Config,
-  now: () => number,
+  realNow: () => number,
   log: { warn(obj: unknown, msg: string): void; info(msg: string): void },
   options: MarketServiceOptions,
 ) {
   const { processId } = options;
   /** When this process started, for the admin's uptime. */
-  const startedAt = now();
+  const startedAt = realNow();
   const cluster = options.cluster ?? createLocalCluster(processId);
   const onRedisError = (error: Error) => log.warn({ err: error }, 'redis');
   const redisHub = config.redisUrl ? createRedisHub(config.redisUrl, config.redisPrefix, onRedisError) : null;
   const hub: Hub = redisHub ?? createMarketHub();
   const calendar = createTradingCalendar(config.market.sessions);
+  // The simulated market's clock: the real one, or (SIM_MARKET_TIME, without the real exchange)
+  // a session's hour of the last trading day, running from there. Reckoned from the start of the
+  // real hour, so a process restarted within it goes on where the other was.
+  const hourStart = Math.floor(realNow() / 3_600_000) * 3_600_000;
+  const shift = config.market.simMarketTime != null && !config.primary ? calendar.shiftTo(config.market.simMarketTime, hourStart) : 0;
+  const now = shift === 0 ? realNow : () => realNow() + shift;
+  if (shift !== 0) log.info(`market clock: ${new Date(now() - 3 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ')} in Buenos Aires (SIM_MARKET_TIME)`);
   const { ticksPerSecond, ...simulator } = config.simulator;
   /** When each feed last published an update in this process. */
   const lastUpdates = new Map<FeedName, number>();
@@ -298,6 +305,8 @@ export function createMarketService(
     catalogue: feeds.catalogue,
     /** Trading days and each market's session hours. */
     calendar,
+    /** The market's clock (the real one unless SIM_MARKET_TIME moves it). */
+    now,
     /** Each market's state, as the market socket tells it. */
     markets,
     /** Runs the feeds: here, or (with Redis) in whichever process holds each feed's lock. */

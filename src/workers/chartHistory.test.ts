@@ -73,6 +73,12 @@ describe('chart history in the worker', () => {
     asked.length = 0;
     const { candles } = await charts.fetch('DLR/DIC26', '5d', '1m', { today: true });
     expect(asked).toEqual(['2026-11-23']);
+    // The last session drawn is another day than the browser's today (a market whose clock is behind): both are asked.
+    const tuesday = setup(mondayUtc(11, 30) + 86_400);
+    await tuesday.charts.fetch('DLR/DIC26', '5d', '1m');
+    tuesday.asked.length = 0;
+    await tuesday.charts.fetch('DLR/DIC26', '5d', '1m', { today: true });
+    expect(tuesday.asked).toEqual(['2026-11-23', '2026-11-24']);
     expect(candles).toHaveLength(510 + 360);
     // Without a cached record there is nothing to merge into: the whole range.
     const fresh = setup(mondayUtc(11, 30));

@@ -90,17 +90,20 @@ export function createChartHistory(deps: ChartHistoryDeps) {
   }
 
   /**
-   * Today's minutes asked again and put in place of the cached ones: the minutes that closed
-   * since become the server's (the facts), not what the chart built from the ticks it saw.
-   * The whole record when none is cached.
+   * The minutes of the last session drawn (and of today, when that is another day) asked again
+   * and put in place of the cached ones: the minutes that closed since become the server's (the
+   * facts), not what the chart built from the ticks it saw. The whole record when none is cached.
    */
   async function refreshToday(symbol: string, request: HistoryRequest & { kind: 'intraday' }): Promise<ChartHistoryRecord> {
     const key = historyKey(request);
     const cached = await deps.table?.get([symbol, key]).catch(() => undefined);
     if (!cached) return fetchRecord(symbol, request);
     const today = Math.floor(marketSeconds(now()) / DAY_SECONDS) * DAY_SECONDS;
-    const minutes = await minutesOf(symbol, marketDate(today));
-    const record: ChartHistoryRecord = { symbol, key, candles: [...cached.candles.filter((candle) => candle.time < today), ...minutes], fetchedAt: now() };
+    const lastDrawn = cached.candles.at(-1)?.time;
+    const lastDay = lastDrawn == null ? today : Math.floor(lastDrawn / DAY_SECONDS) * DAY_SECONDS;
+    const days = [...new Set([lastDay, today])].sort((a, b) => a - b);
+    const minutes = (await Promise.all(days.map((day) => minutesOf(symbol, marketDate(day))))).flat();
+    const record: ChartHistoryRecord = { symbol, key, candles: [...cached.candles.filter((candle) => candle.time < days[0]!), ...minutes], fetchedAt: now() };
     await keep(record).catch(() => undefined);
     return record;
   }

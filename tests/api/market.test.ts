@@ -21,6 +21,7 @@ import {
 } from '../../src/protocol/market.js';
 import type { TestServer } from './harness.js';
 import { startServer } from './harness.js';
+import { loadConfig } from '../../server/config.js';
 import { ADMIN, api, authenticate, expectBody, expectErrorResponse, nextMessage, openSocket, sendJson, session, type Session } from './helpers.js';
 
 const SQLITE = { name: 'sqlite' } as const;
@@ -474,11 +475,7 @@ describe('the real calendar (SIM_CALENDAR=real), on sqlite', () => {
   });
 
   it("keeps a closed market still: on a Saturday nothing trades, the last price is Friday's close, and history has no weekend or holiday", async () => {
-    server = await startServer(
-      SQLITE,
-      { market: { sessions: { rofex: { open: 600, close: 1020 }, byma: { open: 660, close: 1020 }, a3500: { open: 600, close: 900 } }, simCalendar: 'real' } },
-      { now: ba('2026-11-28', '12:00') },
-    );
+    server = await startServer(SQLITE, { market: { ...loadConfig({}).market, simCalendar: 'real' } }, { now: ba('2026-11-28', '12:00') });
     const { feeds, hub } = server.app.ctx.market;
     feeds.stopAll();
     const before = hub.latest('MERV - XMEV - GGAL - 24hs');
@@ -496,6 +493,26 @@ describe('the real calendar (SIM_CALENDAR=real), on sqlite', () => {
     feeds.advance('tv', 500);
     expect(hub.latest('MERV - XMEV - GGAL - 24hs')!.LA!.date).toBeGreaterThanOrEqual(ba('2026-11-30', '11:00'));
     expect(hub.latest('MERV - XMEV - GGAL - 24hs')!.CL!.price).toBe(data.at(-1)!.close);
+  });
+});
+
+describe('the market clock of a demo shown out of hours (SIM_MARKET_TIME), on sqlite', () => {
+  let server: TestServer;
+  afterEach(async () => {
+    await server?.close();
+  });
+
+  it("plays the last trading day's session from that hour: on a Saturday night, Friday at 13:00, running on", async () => {
+    const saturdayNight = ba('2026-11-28', '22:00');
+    // Started at 22:20, the clock is reckoned from 22:00: 13:20 on Friday.
+    server = await startServer(SQLITE, { market: { ...loadConfig({}).market, simMarketTime: 13 * 60 } }, { now: saturdayNight + 20 * MINUTE_MS });
+    expect(server.app.ctx.market.now()).toBe(ba('2026-11-27', '13:20'));
+    server.clock.advance(10 * MINUTE_MS);
+    expect(server.app.ctx.market.now()).toBe(ba('2026-11-27', '13:30'));
+    const demo = await session(server);
+    const minutes = expectBody(await demo.api.post('/api/get_intradia', { symbol: 'DLR/DIC26', date: '2026-11-27' }), IntradayResponse).data;
+    expect(minutes.at(-1)!.time).toBeLessThan(ba('2026-11-27', '13:31') / 1000);
+    expect(minutes.at(-1)!.time).toBeGreaterThanOrEqual(ba('2026-11-27', '13:20') / 1000);
   });
 });
 

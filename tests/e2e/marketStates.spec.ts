@@ -52,7 +52,7 @@ test("an admin's stop of ROFEX is said on the visor and marks its rows stale wit
     await admin.getByRole('alertdialog', { name: '¿Estas seguro?' }).getByRole('button', { name: 'Sí, detener' }).click();
     await expect(admin.locator('article[data-feed="rofex"] [data-state]')).toHaveAttribute('data-state', 'stopped');
 
-    await expect(line).toHaveText(/^Datos de ROFEX y A3500 detenidos desde \d\d:\d\d · Mercado simulado/, { timeout: 5000 });
+    await expect(line).toHaveText(/^Datos de ROFEX y A3500 detenidos desde (\d\d\/\d\d )?\d\d:\d\d · Mercado simulado/, { timeout: 5000 });
     await expect(line).toHaveAttribute('data-tone', 'issue');
     for (const row of [future, spot]) {
       await expect(row).toHaveAttribute('data-stale', 'true', { timeout: 5000 });

@@ -65,6 +65,8 @@ test('a quote board: symbols found as typed, a formula, live numbers, reorder, r
   await section.getByRole('button', { name: 'Agregar', exact: true }).click();
   const mep = section.locator('[role="row"][data-formula="MEP"]');
   await expect(mep.locator('[data-field="last"]')).toHaveText(/^\d{1,3}(\.\d{3})*,\d{4}$/);
+  // The form stays open for another formula; closed, the board is back where the drags below reach it.
+  await section.getByRole('button', { name: 'Cancelar' }).click();
 
   // Live: the row is not stale and its last price moves while we watch.
   const al30 = section.locator('[role="row"][data-symbol="MERV - XMEV - AL30 - 24hs"]');

@@ -61,6 +61,8 @@ function LiveFigures({ hit }: { hit: SearchHit }) {
   const now = new Date();
   const sign = String(changeDirection(quote));
   const figures: [string, string, string, string?][] = [
+    ['Compra', 'bid', cellText('bid', quote, hit.decimals, now)],
+    ['Venta', 'ask', cellText('ask', quote, hit.decimals, now)],
     ['Último', 'last', cellText('last', quote, hit.decimals, now)],
     ['Cierre anterior', 'close', cellText('close', quote, hit.decimals, now)],
     ['Variación', 'change', cellText('change', quote, hit.decimals, now), sign],
