@@ -58,7 +58,16 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
     let output = '';
     const started = spawn(path.join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
       // SIM_MARKET_TIME as the shared server's (playwright.config.ts): a session under way at any hour.
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, STATIC_DIR: 'dist', LOG_LEVEL: 'warn', SIM_MARKET_TIME: '11:30', ...currentEnv },
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        STATIC_DIR: 'dist',
+        LOG_LEVEL: 'warn',
+        SIM_MARKET_TIME: '11:30',
+        ...currentEnv,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
