@@ -82,6 +82,22 @@ export function driverKeys(): string[] {
   ];
 }
 
+/**
+ * Log terms to prices, in place, as a Taylor series around `base`: a day's moves are a few
+ * percent, where the fourth term is below 1e-7 of the price; a fraction of Math.exp's cost. With
+ * `exactEnds` (a part of a day) both ends are Math.exp itself: the knots two parts share must be
+ * the same whichever part gives them. Each value depends on its knot and `base` alone, so any
+ * run of minutes over the same part or day gives the same values.
+ */
+function toPrices(values: Float64Array, base: number, exactEnds: boolean): void {
+  const last = values.length - 1;
+  const scale = Math.exp(base);
+  for (let i = 0; i <= last; i++) {
+    const d = values[i]! - base;
+    values[i] = (exactEnds && (i === 0 || i === last)) || Math.abs(d) >= 0.1 ? Math.exp(values[i]!) : scale * (1 + d * (1 + d * (0.5 + d * (1 / 6 + d / 24))));
+  }
+}
+
 /** At most this many days' segments are kept (a few MB); history of older days is computed and let go. */
 const SEGMENT_CACHE_LIMIT = 4096;
 
@@ -121,7 +137,7 @@ export function createDriverPaths(seed: number, settings: DriverSettings) {
     const { anchors, model } = driver;
     const factor = keep(model);
     const step = Math.sqrt(dayVariance(model));
-    while (anchors.length <= index) anchors.push(driver.mean + (anchors.at(-1)! - driver.mean) * factor + step * driver.walk.normal());
+    while (anchors.length <= index) anchors.push(driver.mean + (anchors.at(-1)! - driver.mean) * factor + step * driver.walk.roughNormal());
     return anchors[index]!;
   }
 
@@ -144,8 +160,9 @@ export function createDriverPaths(seed: number, settings: DriverSettings) {
   const segments = new Map<string, Float64Array>();
 
   /**
-   * Knots of one part of a day (minutes `from`..`to` inclusive) on a bridge from `a` to `b`,
-   * in the walk's terms. `keep`: cache them (the live days), else compute and let go.
+   * Values (not log terms) of one part of a day (minutes `from`..`to` inclusive) on a bridge
+   * from `a` to `b` in the walk's terms. `keep`: cache them (the live days), else let them go.
+   * The same part always gives the same values, whatever run of minutes asked for it.
    */
   function bridge(
     driver: Driver,
@@ -173,6 +190,7 @@ export function createDriverPaths(seed: number, settings: DriverSettings) {
     const drift = (b - a - walk) / steps;
     for (let i = 0; i <= steps; i++) knots[i] = a + knots[i]! + drift * i;
     knots[steps] = b;
+    if (driver.model.log) toPrices(knots, knots[0]!, true);
     if (keep) {
       segments.set(id, knots);
       if (segments.size > SEGMENT_CACHE_LIMIT) segments.delete(segments.keys().next().value!);
@@ -184,52 +202,51 @@ export function createDriverPaths(seed: number, settings: DriverSettings) {
   let latestDay = -Infinity;
 
   /**
-   * The driver's values (not log terms) at each minute from..to (inclusive) of a day. The
-   * parts of the last few days are kept: the live feed asks for them all the time.
+   * The driver's values (not log terms) at each minute from..to (inclusive) of a day, to be read,
+   * not written (a cached part may be answered as it is). The parts of the last few days are
+   * kept: the live feed asks for them all the time.
    */
   function knots(key: string, day: number, from: number, to: number): Float64Array {
     if (day > latestDay) latestDay = day;
     const keep = day >= latestDay - 2;
     const driver = drivers.get(key);
     if (!driver) throw new Error(`No driver ${key}`);
-    const out = new Float64Array(to - from + 1);
     const { model } = driver;
     if (!model.intraday) {
       const start = anchor(driver, day);
       const end = anchor(driver, day + 1);
+      const out = new Float64Array(to - from + 1);
       for (let m = from; m <= to; m++) out[m - from] = start + ((end - start) * m) / MINUTES_PER_DAY;
-    } else {
-      const [open, close] = coreEdges(driver, day);
-      const start = anchor(driver, day);
-      const end = anchor(driver, day + 1);
-      const parts: [string, number, number, number, number, number][] = [
-        ['pre', 0, CORE_OPEN, start, open, VARIANCE_SHARE.pre],
-        ['core', CORE_OPEN, CORE_CLOSE, open, close, VARIANCE_SHARE.core],
-        ['post', CORE_CLOSE, MINUTES_PER_DAY, close, end, VARIANCE_SHARE.post],
-      ];
-      for (const [part, partFrom, partTo, a, b, share] of parts) {
-        const lo = Math.max(from, partFrom);
-        const hi = Math.min(to, partTo);
-        if (lo > hi) continue;
-        // A part's end knots are known without drawing it (two parts share them).
-        if (lo === hi && (lo === partFrom || lo === partTo)) {
-          out[lo - from] = lo === partFrom ? a : b;
-          continue;
-        }
-        const values = bridge(driver, day, part, partFrom, partTo, a, b, share, keep);
-        for (let m = lo; m <= hi; m++) out[m - from] = values[m - partFrom]!;
-      }
+      // In a straight line from the day's first anchor: exp around that, the same for any run.
+      if (model.log) toPrices(out, start, false);
+      return out;
     }
-    if (model.log) {
-      // exp of each knot, as a Taylor series around the run's first (a day's moves are a few
-      // percent: the fourth term is below 1e-7 of the price): a fraction of Math.exp's cost, the
-      // same every time.
-      const base = out[0]!;
-      const scale = Math.exp(base);
-      for (let i = 0; i < out.length; i++) {
-        const d = out[i]! - base;
-        out[i] = Math.abs(d) < 0.1 ? scale * (1 + d * (1 + d * (0.5 + d * (1 / 6 + d / 24)))) : Math.exp(out[i]!);
+    const [open, close] = coreEdges(driver, day);
+    const start = anchor(driver, day);
+    const end = anchor(driver, day + 1);
+    const parts: [string, number, number, number, number, number][] = [
+      ['pre', 0, CORE_OPEN, start, open, VARIANCE_SHARE.pre],
+      ['core', CORE_OPEN, CORE_CLOSE, open, close, VARIANCE_SHARE.core],
+      ['post', CORE_CLOSE, MINUTES_PER_DAY, close, end, VARIANCE_SHARE.post],
+    ];
+    // A run inside one part is that part's values themselves (no copy).
+    for (const [part, partFrom, partTo, a, b, share] of parts) {
+      if (from >= partFrom && to <= partTo && to > from)
+        return bridge(driver, day, part, partFrom, partTo, a, b, share, keep).subarray(from - partFrom, to - partFrom + 1);
+    }
+    const out = new Float64Array(to - from + 1);
+    for (const [part, partFrom, partTo, a, b, share] of parts) {
+      const lo = Math.max(from, partFrom);
+      const hi = Math.min(to, partTo);
+      if (lo > hi) continue;
+      // A part's end knots are known without drawing it (two parts share them).
+      if (lo === hi && (lo === partFrom || lo === partTo)) {
+        const value = lo === partFrom ? a : b;
+        out[lo - from] = model.log ? Math.exp(value) : value;
+        continue;
       }
+      const values = bridge(driver, day, part, partFrom, partTo, a, b, share, keep);
+      for (let m = lo; m <= hi; m++) out[m - from] = values[m - partFrom]!;
     }
     return out;
   }

@@ -60,9 +60,11 @@ export function createFairValues(catalogue: Catalogue, paths: DriverPaths, calen
   function knots(instrument: Instrument, day: number, from: number, to: number): Float64Array | null {
     const driver = (key: string) => paths.knots(key, day, from, to);
     const { product } = instrument;
+    // Driver knots are read, never written (a cached part of a day comes as it is): each result is new.
     const each = (values: Float64Array, map: (value: number, index: number) => number) => {
-      for (let i = 0; i < values.length; i++) values[i] = map(values[i]!, i);
-      return values;
+      const out = new Float64Array(values.length);
+      for (let i = 0; i < values.length; i++) out[i] = map(values[i]!, i);
+      return out;
     };
     switch (instrument.kind) {
       case 'spot':
@@ -107,13 +109,13 @@ export function createFairValues(catalogue: Catalogue, paths: DriverPaths, calen
         const base = bondBase(product);
         if (!paths.has(base)) return null;
         // AL30 in pesos, AL30D in MEP dollars, AL30C in cable dollars: one dollar value, three lines.
-        const usd = driver(base);
+        let usd = driver(base);
         if (!product.endsWith('D')) {
           const mep = driver('mep');
           if (product.endsWith('C')) {
             const ccl = driver('ccl');
-            each(usd, (value, i) => (value * mep[i]!) / ccl[i]!);
-          } else each(usd, (value, i) => value * mep[i]!);
+            usd = each(usd, (value, i) => (value * mep[i]!) / ccl[i]!);
+          } else usd = each(usd, (value, i) => value * mep[i]!);
         }
         return instrument.term === 'CI' ? cashTerm(usd) : usd;
       }

@@ -202,11 +202,11 @@ export function createTape(fair: FairValues) {
     if (length === 0) return run;
     const rate = day < profile.firstDay ? 0 : tradesPerSecond(instrument, day, profile.expiryDay);
     if (rate === 0) return fair.knots(instrument, day, from, from) ? run : null;
-    const values = fair.knots(instrument, day, from, to);
-    if (!values) return null;
     const table = poissonTable(rate * 60);
     const { tick, seed, isIndex, lot, meanLots, endsAt } = profile;
     const lastMinute = endsAt == null ? Infinity : Math.floor((endsAt - dayStartMs(day)) / MINUTE_MS);
+    const values = fair.knots(instrument, day, from, to);
+    if (!values) return null;
     for (let m = from; m < to && m < lastMinute; m++) {
       random.reseed(mix(seed, day, m));
       const count = poisson(table, random);
