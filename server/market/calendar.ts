@@ -96,11 +96,11 @@ export interface SessionState {
 /** Types of date-holidays' Argentine entries that close the markets: all of them (see isTradingDay). */
 const CLOSING_TYPES = new Set(['public', 'bank', 'optional']);
 
-export function createTradingCalendar(sessions: Record<MarketName, SessionHours> = DEFAULT_SESSIONS) {
-  const holidays = new Holidays('AR');
-  /** Non-trading weekdays of each year, with why. */
-  const closedByYear = new Map<number, Map<number, string>>();
+/** Non-trading weekdays of each year, with why: the same for every calendar (only the hours are settings). */
+const closedByYear = new Map<number, Map<number, string>>();
+let holidays: Holidays | null = null;
 
+export function createTradingCalendar(sessions: Record<MarketName, SessionHours> = DEFAULT_SESSIONS) {
   function closedDays(year: number): Map<number, string> {
     let closed = closedByYear.get(year);
     if (closed) return closed;
@@ -108,6 +108,7 @@ export function createTradingCalendar(sessions: Record<MarketName, SessionHours>
     // Public and bank holidays, and the optional days (the decree's "días no laborables", and the
     // afternoons of 24 and 31 December): banks do not settle, so the exchanges do not trade
     // (DLR of December 2024 expired on the 30th).
+    holidays ??= new Holidays('AR');
     for (const holiday of holidays.getHolidays(year) || []) {
       if (!CLOSING_TYPES.has(holiday.type)) continue;
       const day = dayOfIso(holiday.date.slice(0, 10));

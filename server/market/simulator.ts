@@ -189,7 +189,21 @@ export function createSimulator(options: SimulatorOptions) {
       cursor.openInterest = instrument.kind === 'future' || instrument.kind === 'option' ? 1000 + Math.floor(seed() * 50_000) : 0;
     }
     const foldTo = Math.min(Math.floor(at / MINUTE_MS), cursor.sessionEnd);
-    if (foldTo > cursor.folded) {
+    if (foldTo === cursor.sessionEnd && cursor.folded === cursor.sessionStart && cursor.tally.count === 0) {
+      // A session over before this cursor looked at it: its candle, as the history keeps it.
+      const candle = model.sessionCandle(instrument, cursor.sessionDay);
+      const ticks = (price: number) => Math.round(price / profile.tick);
+      if (candle)
+        cursor.tally = {
+          count: 1,
+          open: ticks(candle.open),
+          high: ticks(candle.high),
+          low: ticks(candle.low),
+          close: ticks(candle.close),
+          volume: candle.volume,
+        };
+      cursor.folded = foldTo;
+    } else if (foldTo > cursor.folded) {
       const day = cursor.sessionDay;
       const run = model.bars(instrument, day, minuteOfDay(cursor.folded, day), minuteOfDay(foldTo, day));
       for (let i = 0; run && i < run.length; i++) if (run.count[i]! > 0) fold(cursor.tally, barOf(run, i));

@@ -255,12 +255,6 @@ export function createDriverPaths(seed: number, settings: DriverSettings) {
     /** Whether a driver of that key exists. */
     has: (key: string): boolean => drivers.has(key),
     knots,
-    /** One driver's value at a minute of a day (fractional minutes in a straight line between knots). */
-    valueAt(key: string, day: number, minute: number): number {
-      const whole = Math.min(Math.floor(minute), MINUTES_PER_DAY - 1);
-      const pair = knots(key, day, whole, whole + 1);
-      return pair[0]! + (pair[1]! - pair[0]!) * (minute - whole);
-    },
   };
 }
 

@@ -73,14 +73,27 @@ function addTrade(tally: Tally, trade: Trade): void {
 
 /** Symbols whose closed sessions are kept; the rest are computed again when asked. */
 const DAY_CACHE_SYMBOLS = 400;
+/** …unless they hold few days each: every symbol's last sessions (the previous close) fit whatever the number of symbols. */
+const DAY_CACHE_DAYS = 200_000;
 /** Sessions computed between two yields of a long history, so other requests go on meanwhile. */
 const DAYS_PER_SLICE = 60;
 /** How far back the last trade is looked for: a week of minutes, or ten sessions. */
 const LAST_TRADE_SEARCH_MINUTES = 7 * 1440;
 const LAST_TRADE_SEARCH_SESSIONS = 10;
 
+/**
+ * What one market computes that another of the same seed, settings and sessions would compute
+ * alike (the drivers' paths, closed sessions' candles): kept once per process, so a second
+ * market (a test's second server, a feed restarted) starts from what the first worked out.
+ */
+const shared = new Map<string, { paths: ReturnType<typeof createDriverPaths>; closedSessions: Map<string, Map<number, DayCandle | null>> }>();
+
 export function createMarketModel(catalogue: Catalogue, calendar: TradingCalendar, settings: ModelSettings) {
-  const paths = createDriverPaths(settings.seed, settings);
+  const { seed, dlrRate, spot, mep, ccl } = settings;
+  const key = JSON.stringify([seed, dlrRate, spot, mep, ccl, calendar.sessions]);
+  let facts = shared.get(key);
+  if (!facts) shared.set(key, (facts = { paths: createDriverPaths(seed, { dlrRate, spot, mep, ccl }), closedSessions: new Map() }));
+  const paths = facts.paths;
   const fair = createFairValues(catalogue, paths, calendar);
   const tape = createTape(fair);
   const profiles = new WeakMap<Instrument, TapeProfile>();
@@ -102,14 +115,24 @@ export function createMarketModel(catalogue: Catalogue, calendar: TradingCalenda
   });
 
   /** Closed sessions' candles by symbol and day (null: no trade that session); most recently used symbols last. */
-  const closedSessions = new Map<string, Map<number, DayCandle | null>>();
+  const closedSessions = facts.closedSessions;
 
   function cachedDays(symbol: string): Map<number, DayCandle | null> {
     let days = closedSessions.get(symbol);
     if (days) closedSessions.delete(symbol);
     else days = new Map();
     closedSessions.set(symbol, days);
-    if (closedSessions.size > DAY_CACHE_SYMBOLS) closedSessions.delete(closedSessions.keys().next().value!);
+    // The oldest symbols go while there are too many of them holding many days (ten-year
+    // histories): a day is a candle of a hundred bytes or so.
+    if (closedSessions.size > DAY_CACHE_SYMBOLS) {
+      let total = 0;
+      for (const kept of closedSessions.values()) total += kept.size;
+      for (const [symbol, kept] of closedSessions) {
+        if (total <= DAY_CACHE_DAYS || closedSessions.size <= DAY_CACHE_SYMBOLS) break;
+        total -= kept.size;
+        closedSessions.delete(symbol);
+      }
+    }
     return days;
   }
 
@@ -226,13 +249,12 @@ export function createMarketModel(catalogue: Catalogue, calendar: TradingCalenda
   return {
     calendar,
     profileOf,
-    /** Whether the simulator has a model of the instrument on the day of `at` (not one only the real exchange lists). */
-    simulates: (instrument: Instrument, at: number): boolean => fair.knots(instrument, marketDayOf(at), 0, 0) != null,
     /** One minute's bar and its trades (absolute minute number: epoch ms / 60,000). */
     minute: tradesOfMinute,
+    /** A trading day's whole session as a candle (kept once computed), or null. */
+    sessionCandle: (instrument: Instrument, day: number): DayCandle | null => wholeSession(instrument, day),
     /** The bars of minutes from..to−1 of a day. */
     bars: (instrument: Instrument, day: number, from: number, to: number): BarRun | null => tape.bars(instrument, profileOf(instrument), day, from, to),
-    wholeSession,
     toPrice: (instrument: Instrument, ticks: number): number => priceOf(profileOf(instrument), ticks),
 
     /** Daily candles, oldest first: the last `limit` sessions up to the one `at` belongs to (so far, while it is open). */
@@ -322,11 +344,6 @@ export function createMarketModel(catalogue: Catalogue, calendar: TradingCalenda
       const whole = Math.min(Math.floor(minute), 1439);
       const values = fair.knots(instrument, day, whole, whole + 1);
       return values && values[0]! + (values[1]! - values[0]!) * (minute - whole);
-    },
-
-    /** Is `at` within the instrument's market session (a trading day, between its opening and closing)? */
-    inSession(instrument: Instrument, at: number): boolean {
-      return calendar.sessionAt(profileOf(instrument).market, at).open;
     },
   };
 }
