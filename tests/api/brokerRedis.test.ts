@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import type { Fill, PositionsPush } from '../../src/protocol/broker.js';
@@ -26,6 +25,7 @@ import {
   sendJson,
   session,
 } from './helpers.js';
+import { createTestSchema } from './pgSchemas.js';
 import { startServerProcess } from './serverProcess.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
@@ -35,7 +35,6 @@ else if (!postgresUrl) console.log('Broker-on-Redis API tests run on a shared SQ
 
 const prefix = `visores-test-${randomBytes(4).toString('hex')}:`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-broker-redis-'));
-const schema = `t_${randomBytes(6).toString('hex')}`;
 const children: ChildProcess[] = [];
 
 interface Server {
@@ -44,20 +43,10 @@ interface Server {
   child: ChildProcess;
 }
 
-async function withPg<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: postgresUrl! });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 let databaseUrl: string | null = null;
 async function sharedDatabaseUrl(): Promise<string | null> {
   if (!postgresUrl || databaseUrl) return databaseUrl;
-  await withPg((client) => client.query(`CREATE SCHEMA "${schema}"`));
+  const schema = await createTestSchema(postgresUrl);
   const url = new URL(postgresUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return (databaseUrl = url.toString());
@@ -85,7 +74,6 @@ afterAll(async () => {
     if (keys.length > 0) await redis.del(...keys);
     await redis.quit();
   }
-  if (databaseUrl) await withPg((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
   rmSync(dataDir, { recursive: true, force: true });
 });
 

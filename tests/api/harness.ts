@@ -1,11 +1,10 @@
 // Starts a real server on an ephemeral port against a real, throw-away database: a SQLite
 // file in a temp folder, or a fresh schema of the PostgreSQL database TEST_DATABASE_URL names.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
+import { createTestSchema, withPgClient } from './pgSchemas.js';
 import { buildApp, type BuiltApp } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 
@@ -55,16 +54,6 @@ export interface TestServer {
 /** The tables the migrations create; used to check that a PostgreSQL server landed in its own schema. */
 const APP_TABLES = ['login_failures', 'operator_log', 'sessions', 'users'];
 
-async function withPgClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 interface PreparedDatabase {
   databaseUrl: string | null;
   /** Checks, once the server has migrated, that the data lives where this harness put it. */
@@ -86,8 +75,7 @@ async function prepareDatabase(target: DatabaseTarget, dataDir: string): Promise
   }
 
   if (!postgresUrl) throw new Error('The postgres target needs TEST_DATABASE_URL');
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  await withPgClient(postgresUrl, (client) => client.query(`CREATE SCHEMA "${schema}"`));
+  const schema = await createTestSchema(postgresUrl);
   // node-postgres reads `options` from the connection string and sends it at start-up, so
   // every pooled connection of the server gets this search_path.
   const url = new URL(postgresUrl);
@@ -104,9 +92,8 @@ async function prepareDatabase(target: DatabaseTarget, dataDir: string): Promise
         throw new Error(`Schema ${schema} lacks ${missing.join(', ')}: the search_path option did not reach the server`);
       }
     },
-    async dispose() {
-      await withPgClient(postgresUrl, (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
-    },
+    // Dropped by the global teardown, after every file (pgSchemas.ts says why).
+    dispose: async () => {},
   };
 }
 
