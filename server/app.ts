@@ -133,7 +133,9 @@ async function seedDemoWorkspace(ctx: AppContext, log: FastifyInstance['log']): 
 
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<BuiltApp> {
   const now = options.now ?? Date.now;
-  const { db, dialect, location } = openDatabase(config);
+  // The app's logger exists only once Fastify does; a connection lost before that is printed.
+  let logConnectionError = (error: Error) => console.warn(`database connection lost: ${error.message}`);
+  const { db, dialect, location } = openDatabase({ ...config, onConnectionError: (error) => logConnectionError(error) });
   try {
     await migrateToLatest(db);
   } catch (error) {
@@ -154,6 +156,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     // One line per request only when debugging; errors are logged either way.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
+  logConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost; the pool opens another when asked');
   // Bodies are JSON only: a text/plain body (which a page of another site can send without a
   // preflight) is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');

@@ -15,6 +15,8 @@ export interface Config {
   dataDir: string;
   /** postgres://… to use PostgreSQL instead of SQLite. */
   databaseUrl: string | null;
+  /** How long a request waits for a PostgreSQL connection of the pool before it is answered 503. */
+  dbAcquireTimeoutMs: number;
   /** redis://… for cross-process fan-out of market data, one process running each feed. */
   redisUrl: string | null;
   /** Prefix of every Redis key and channel, so several installations can share a Redis. */
@@ -220,6 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST') ?? '0.0.0.0',
     dataDir: path.resolve(root, text(env, 'DATA_DIR') ?? 'data'),
     databaseUrl: text(env, 'DATABASE_URL'),
+    dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_SECONDS', 5, 1) * 1000,
     redisUrl: text(env, 'REDIS_URL'),
     redisPrefix: text(env, 'REDIS_PREFIX') ?? 'visores:',
     staticDir: path.resolve(root, text(env, 'STATIC_DIR') ?? 'dist'),

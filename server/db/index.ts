@@ -20,17 +20,60 @@ export interface OpenedDb {
 
 const PG_INT8_OID = 20;
 
-export function openDatabase(options: { databaseUrl: string | null; dataDir: string }): OpenedDb {
+/** How long a request waits for a pooled PostgreSQL connection before it is answered 503. */
+export const DEFAULT_DB_ACQUIRE_TIMEOUT_MS = 5000;
+
+export interface OpenOptions {
+  databaseUrl: string | null;
+  dataDir: string;
+  dbAcquireTimeoutMs?: number;
+  /**
+   * A pooled PostgreSQL connection failed (the server restarted, an administrator or a
+   * failover ended it, the network dropped). The pool drops it and opens another when asked.
+   */
+  onConnectionError?: (error: Error) => void;
+}
+
+/**
+ * SQLSTATE classes and codes, and Node's socket errors, that mean the database cannot be
+ * reached now rather than that the statement is wrong: 08 connection exceptions, 57P01–57P03
+ * (administrator shutdown, crash shutdown, cannot connect now), 53300 too many connections.
+ */
+const UNAVAILABLE_CODES = new Set(['57P01', '57P02', '57P03', '53300', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
+const UNAVAILABLE_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Cannot use a pool after calling end on the pool',
+];
+
+/** Whether `error` says the database is unreachable for now (answered 503, not 500). */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as Error & { code?: unknown }).code;
+  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_CODES.has(code))) return true;
+  return UNAVAILABLE_MESSAGES.some((text) => error.message.startsWith(text));
+}
+
+export function openDatabase(options: OpenOptions): OpenedDb {
   if (options.databaseUrl) {
+    const onError = options.onConnectionError ?? (() => {});
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: 10,
+      connectionTimeoutMillis: options.dbAcquireTimeoutMs ?? DEFAULT_DB_ACQUIRE_TIMEOUT_MS,
       // Epoch-millisecond timestamps are bigint columns; they fit a JS number exactly.
       types: {
         getTypeParser: ((oid: number, format?: string) =>
           oid === PG_INT8_OID ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
       },
     });
+    // An ended connection emits 'error': on an idle one the pool passes it to its own 'error'
+    // event, on one in use nobody listens but the client itself. Unheard, either ends the
+    // process. Its query (if any) fails on its own, and the pool drops the connection when it
+    // comes back (it is no longer queryable).
+    pool.on('error', onError);
+    pool.on('connect', (client) => client.on('error', onError));
     const url = new URL(options.databaseUrl);
     url.password = '';
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location: url.toString() };

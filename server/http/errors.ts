@@ -6,6 +6,7 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from '../../src/protocol/zod.js';
+import { isDatabaseUnavailable } from '../db/index.js';
 import { DomainError, INTERNAL_ERROR_MESSAGE, InvalidError, RateLimitedError, describeZodError, errorBody, type DomainErrorKind } from '../errors.js';
 
 const STATUS_OF: Record<DomainErrorKind, number> = {
@@ -123,6 +124,10 @@ export function installNodeAnswers(app: FastifyInstance): void {
   });
 }
 
+/** Said when the database cannot be reached; the request can be repeated as it is. */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'La base de datos no responde en este momento: reintente en unos segundos';
+const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
     if (error instanceof DomainError) {
@@ -132,6 +137,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
     if (known) return reply.code(known[0]).send(errorBody(known[1]));
     if (error instanceof SyntaxError) return reply.code(400).send(errorBody('El cuerpo de la solicitud no es JSON válido'));
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'request failed: the database cannot be reached');
+      return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send(errorBody(DATABASE_UNAVAILABLE_MESSAGE));
+    }
     const status = error.statusCode ?? 500;
     // A 4xx of the framework or of Node (an aborted body, a bad header): its own text is English.
     if (status >= 400 && status < 500) return reply.code(status).send(errorBody(genericMessage(status)));

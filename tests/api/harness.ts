@@ -80,6 +80,8 @@ async function prepareDatabase(target: DatabaseTarget, dataDir: string): Promise
   // every pooled connection of the server gets this search_path.
   const url = new URL(postgresUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
+  // Names the server's connections in pg_stat_activity (a test ends them to stage a failover).
+  url.searchParams.set('application_name', schema);
   return {
     databaseUrl: url.toString(),
     async verify(built) {
