@@ -34,6 +34,7 @@ import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';
 import { registerPositionsSocket } from './ws/positions.js';
 import { createSocketRegistry } from './ws/registry.js';
+import { SocketCloseCode } from '../src/protocol/socket.js';
 
 const warnedSockets = new WeakSet<WebSocket>();
 
@@ -184,6 +185,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, now };
   if (seeded.includes(DEMO_USER)) await seedDemoWorkspace(ctx, app.log);
 
+  // On close (a SIGTERM, a rolling restart) every socket is told the server restarts (1012)
+  // before the websocket plugin's own hook would close them without a code (1005). Added
+  // before the plugin, so it runs first.
+  app.addHook('preClose', async () => {
+    for (const socket of app.websocketServer?.clients ?? []) socket.close(SocketCloseCode.serviceRestart, 'El servidor se reinicia');
+  });
   await app.register(fastifyWebsocket, {
     // A hard cap: messages over the 64 KB limit but under this get an error message
     // (ws/endpoint.ts); larger ones close the socket (1009).

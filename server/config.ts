@@ -15,6 +15,8 @@ export interface Config {
   dataDir: string;
   /** postgres://… to use PostgreSQL instead of SQLite. */
   databaseUrl: string | null;
+  /** On SIGTERM/SIGINT, how long requests in flight get to finish before the process exits anyway. */
+  shutdownGraceMs: number;
   /** How long a request waits for a PostgreSQL connection of the pool before it is answered 503. */
   dbAcquireTimeoutMs: number;
   /** redis://… for cross-process fan-out of market data, one process running each feed. */
@@ -223,6 +225,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: path.resolve(root, text(env, 'DATA_DIR') ?? 'data'),
     databaseUrl: text(env, 'DATABASE_URL'),
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_SECONDS', 5, 1) * 1000,
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_SECONDS', 10, 1) * 1000,
     redisUrl: text(env, 'REDIS_URL'),
     redisPrefix: text(env, 'REDIS_PREFIX') ?? 'visores:',
     staticDir: path.resolve(root, text(env, 'STATIC_DIR') ?? 'dist'),

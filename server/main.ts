@@ -7,14 +7,23 @@ import { loadConfig } from './config.js';
 import { DEMO_USERS } from './auth/service.js';
 
 let app: FastifyInstance | null = null;
+let graceMs = 10_000;
 let closing = false;
 
+/**
+ * Stops accepting connections, tells every socket the server restarts (1012), answers the
+ * requests in flight, then releases the feed locks and closes the database and Redis (the
+ * app's onClose hooks). What is not done within the grace period is cut.
+ */
 function shutdown(signal: string): void {
   if (closing) return;
   closing = true;
   if (!app) process.exit(0); // still starting: nothing to close yet
   app.log.info(`${signal}: closing`);
-  const force = setTimeout(() => process.exit(1), 10_000);
+  const force = setTimeout(() => {
+    app?.log.warn(`${signal}: not closed within ${graceMs / 1000} s, exiting anyway`);
+    process.exit(1);
+  }, graceMs);
   force.unref();
   app.close().then(
     () => process.exit(0),
@@ -31,6 +40,7 @@ process.on('SIGTERM', () => shutdown('SIGTERM'));
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  graceMs = config.shutdownGraceMs;
   const built = await buildApp(config);
   app = built.app;
   await app.listen({ port: config.port, host: config.host });

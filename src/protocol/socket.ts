@@ -13,6 +13,8 @@ export const SocketCloseCode = {
   unauthorized: 4401,
   /** No auth message within the allowed time. */
   authTimeout: 4408,
+  /** The server is restarting (RFC 6455's Service Restart): reconnect shortly, as after any close. */
+  serviceRestart: 1012,
 } as const;
 
 export const AuthMessage = z.object({ action: z.literal('auth'), token: safeText().min(1).max(512) });

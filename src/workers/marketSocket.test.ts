@@ -1,9 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MarketStatus } from './api';
-import { createMarketSocket, LOG_NOT_CONNECTED, LOG_NOT_READY, RECONNECT_FLAG_MS } from './marketSocket';
+import { SocketCloseCode } from '../protocol/socket';
+import {
+  createMarketSocket,
+  LOG_NOT_CONNECTED,
+  LOG_NOT_READY,
+  RECONNECT_FLAG_MS,
+  RESTART_RECONNECT_BASE_MS,
+  RESTART_RECONNECT_SPREAD_MS,
+} from './marketSocket';
 import { createFakeServer, createTestLog, type Sent } from '../../tests/fakes/worker/marketServer';
 
-function setup(options: { online?: () => boolean } = {}) {
+function setup(options: { online?: () => boolean; random?: () => number } = {}) {
   const server = createFakeServer();
   const log = createTestLog();
   const statuses: MarketStatus[] = [];
@@ -18,6 +26,7 @@ function setup(options: { online?: () => boolean } = {}) {
     },
     onQuotes: (symbols) => changed.push(symbols),
     onStatus: (status) => statuses.push(status),
+    random: options.random,
     log,
   });
   return { server, log, statuses, changed, checks, socket };
@@ -88,6 +97,25 @@ describe('market socket', () => {
     expect(statuses.at(-1)!.reconnected).toBe(true);
     await vi.advanceTimersByTimeAsync(1);
     expect(statuses.at(-1)!.reconnected).toBe(false);
+  });
+
+  it('after a server restart (1012) spreads the first reconnect over a random part of a second', async () => {
+    for (const [draw, expected] of [
+      [0, RESTART_RECONNECT_BASE_MS],
+      [0.5, RESTART_RECONNECT_BASE_MS + RESTART_RECONNECT_SPREAD_MS / 2],
+    ] as const) {
+      const { server, socket, checks } = setup({ random: () => draw });
+      const start = Date.now();
+      socket.start('tok');
+      server.current.accept();
+      server.current.drop(SocketCloseCode.serviceRestart);
+      await vi.advanceTimersByTimeAsync(expected - 1);
+      expect(checks).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(checks.map((at) => at - start)).toEqual([expected]);
+      expect(server.sockets).toHaveLength(2);
+      socket.stop();
+    }
   });
 
   it('waits with backoff while the server cannot be reached', async () => {

@@ -47,8 +47,18 @@ export interface MarketSocketOptions {
   onMarkets?(event: MarketsEvent | null): void;
   /** Runs `task` after yielding to the event loop (between inbound batches). */
   yieldThen?(task: () => void): void;
+  /** A number in [0, 1): spreads the reconnects after a server restart. Math.random unless tested. */
+  random?: () => number;
   log?: Logger;
 }
+
+/**
+ * After a server restart (1012) every tab of every user reconnects at once; the first retry
+ * waits this base plus a random part of the spread, so the new process is not met by all of
+ * them in the same instant.
+ */
+export const RESTART_RECONNECT_BASE_MS = 250;
+export const RESTART_RECONNECT_SPREAD_MS = 1000;
 
 export interface MarketSocket {
   /** Starts a session with this token (no-op when it is the current one). */
@@ -65,6 +75,7 @@ const defaultYield = (task: () => void) => setTimeout(task, 0);
 
 export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
   const log = options.log ?? console;
+  const random = options.random ?? Math.random;
   const wanted = new Set<string>();
   /** Symbols subscribed on the current connection (sent, not unsubscribed). */
   const onServer = new Set<string>();
@@ -202,17 +213,19 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
       return;
     }
     setStatus({ state: 'closed', user: null });
-    if (reconnectAllowed) scheduleReconnect();
+    if (!reconnectAllowed) return;
+    if (code === SocketCloseCode.serviceRestart) scheduleReconnect(RESTART_RECONNECT_BASE_MS + random() * RESTART_RECONNECT_SPREAD_MS);
+    else scheduleReconnect();
   };
 
-  const scheduleReconnect = () => {
+  const scheduleReconnect = (delayMs = backoffDelay(attempt++)) => {
     const mine = session;
     timers.reconnect = setTimeout(async () => {
       const online = await options.checkConnectivity().catch(() => false);
       if (mine !== session || !reconnectAllowed) return;
       if (online) connect();
       else scheduleReconnect();
-    }, backoffDelay(attempt++));
+    }, delayMs);
   };
 
   const connect = () => {

@@ -12,10 +12,13 @@ export interface ServerProcess {
   child: ChildProcess;
 }
 
-/** Starts server/main.ts with `env` over this process's environment, on 127.0.0.1 and a free port. */
-export function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts server/main.ts with `env` over this process's environment, on 127.0.0.1 and a free
+ * port; or `compiled`, the server as scripts/build-server.mjs built it (what `npm start` runs).
+ */
+export function startServerProcess(env: Record<string, string>, compiled?: string): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const child = spawn(process.execPath, compiled ? ['--enable-source-maps', compiled] : ['--import', 'tsx', 'server/main.ts'], {
       cwd: root,
       env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
     });
