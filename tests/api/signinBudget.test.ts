@@ -278,10 +278,14 @@ describe.each(databaseTargets())('sign-in budgets on $name', (target) => {
       ]);
     });
 
-    it('trusts the listed proxies only', async () => {
+    it('walks X-Forwarded-For past the listed proxies only', async () => {
       const { server } = await start(target, { trustProxy: ['127.0.0.1', '10.0.0.0/8'] });
       expect((await loginFrom(server, '', 'ghost', 'x', '=1+1, 203.0.113.9, 10.1.2.3')).status).toBe(401);
-      expect((await logRows(server, 'login_failed')).map((row) => row.ip)).toEqual(['203.0.113.9']);
+      expect((await logRows(server, 'login_failed')).map((row) => [row.ip, detailOf(row)])).toEqual([['203.0.113.9', { ipFrom: 'X-Forwarded-For' }]]);
+      // A peer that is not one of them is the client: its header is not read.
+      const elsewhere = await start(target, { trustProxy: ['10.0.0.0/8'] });
+      expect((await loginFrom(elsewhere.server, '', 'ghost', 'x', '203.0.113.10')).status).toBe(401);
+      expect((await logRows(elsewhere.server, 'login_failed')).map((row) => [row.ip, detailOf(row)])).toEqual([['127.0.0.1', null]]);
     });
   });
 });
