@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyRequest } fro
 import type { WebSocket } from 'ws';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
+import { createBudgets } from './auth/budgets.js';
 import { createAuthService, DEMO_USERS } from './auth/service.js';
 import type { Config } from './config.js';
 import { migrateToLatest, openDatabase, type Dialect } from './db/index.js';
@@ -30,6 +31,7 @@ import { errorBody } from './errors.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler, installNodeAnswers } from './http/errors.js';
 import { drainUnparsedBody } from './http/requestBody.js';
 import { registerSecurityHeaders } from './http/security.js';
+import { fastifyTrustProxy } from './http/clientAddress.js';
 import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';
 import { registerPositionsSocket } from './ws/positions.js';
@@ -63,6 +65,8 @@ function socketErrorHandler(error: Error, socket: WebSocket, request: FastifyReq
 export interface AppOptions {
   /** Clock in epoch ms; tests move it to expire sessions and login windows. */
   now?: () => number;
+  /** Awaited right before each password check's scrypt, in its slot (tests count and hold checks). */
+  beforePasswordCheck?: () => Promise<void>;
 }
 
 export interface BuiltApp {
@@ -144,13 +148,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     throw error;
   }
 
-  const auth = createAuthService(db, dialect, now, config);
-  const seeded = config.seedDemoUsers ? await auth.seedDemoUsers() : [];
-  const workspace = createWorkspaceService(db, dialect, now, auth.log);
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,
@@ -158,6 +159,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
   logConnectionError = (error) => app.log.warn({ err: error }, 'database connection lost; the pool opens another when asked');
+  const budgets = createBudgets(config, (error) => app.log.warn({ err: error }, 'sign-in budgets: Redis'));
+  const auth = createAuthService(db, dialect, now, config, budgets, { beforePasswordCheck: options.beforePasswordCheck });
+  const seeded = config.seedDemoUsers ? await auth.seedDemoUsers() : [];
+  const workspace = createWorkspaceService(db, dialect, now, auth.log);
   // Bodies are JSON only: a text/plain body (which a page of another site can send without a
   // preflight) is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
@@ -274,10 +279,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await brokerStore.ready().catch(onBrokerError);
   // Admin questions from other processes, likewise.
   await cluster.ready().catch((error: unknown) => app.log.warn({ err: error }, 'cluster'));
+  // The sign-in budgets shared through Redis (they count in memory until it answers).
+  await budgets.ready().catch((error: unknown) => app.log.warn({ err: error }, 'sign-in budgets'));
   app.addHook('onClose', async () => {
     await market.close();
     await broker.close();
     await cluster.close();
+    await budgets.close();
     clearInterval(pruneTimer);
     await db.destroy();
   });

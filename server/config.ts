@@ -1,5 +1,6 @@
 // Every server setting, read from the environment with a default. The README's settings
 // table lists the same names; keep the two in step.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { SimulatorSettings } from './market/simulator.js';
 import { DEFAULT_SESSIONS, MARKET_NAMES, parseSessionHours, type MarketName, type SessionHours } from './market/calendar.js';
@@ -31,8 +32,17 @@ export interface Config {
   sessionAbsoluteMs: number;
   /** Failed sign-ins for one username from one address before 429… */
   loginMaxFailures: number;
-  /** …within this window. */
+  /** …within this window (also the window of the per-address and per-account budgets below). */
   loginWindowMs: number;
+  /**
+   * Failed password checks from one address, whatever the username (and the current-password
+   * checks of a password change), within loginWindowMs; IPv6 addresses count by their /64.
+   */
+  loginIpMaxFailures: number;
+  /** Password checks (scrypt, on libuv's thread pool) run at once in this process… */
+  loginConcurrency: number;
+  /** …and waiting for a turn; beyond it a sign-in is refused (429) before any hashing. */
+  loginQueue: number;
   /**
    * Origins the app is served from (https://visores.example); the sockets accept these and
    * allowedOrigins, and the CSP lets pages connect to them. Empty: http:// on the listen
@@ -57,8 +67,13 @@ export interface Config {
   passwordCost: ScryptCost;
   /** Create demo/demo1234 and admin/admin1234 when the database has no users. */
   seedDemoUsers: boolean;
-  /** Trust X-Forwarded-* headers (behind a reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-* hops to believe: false, none (the peer is the client); a number, that
+   * many proxies in front of the server (the client address is the one the outermost wrote,
+   * counted from the right); a list, the proxies' addresses or CIDR ranges (and proxy-addr's
+   * names loopback, linklocal, uniquelocal). Never "everything".
+   */
+  trustProxy: TrustProxy;
   /** Fastify log level: fatal, error, warn, info, debug, trace or silent. */
   logLevel: string;
   /**
@@ -111,6 +126,61 @@ function decimal(env: Env, name: string, fallback: number, min: number, max: num
 }
 
 type Env = Record<string, string | undefined>;
+
+export type TrustProxy = false | number | string[];
+
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An IP address, or one with a prefix length (10.0.0.0/8, fd00::/8). */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: false (the default), a hop count, or the proxies' addresses. `true` is refused:
+ * it used to trust every X-Forwarded-For, so anyone could pick the address the limits count.
+ */
+function trustProxy(env: Env): TrustProxy {
+  const raw = text(env, 'TRUST_PROXY');
+  if (raw == null || ['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) {
+    throw new Error(
+      'Setting TRUST_PROXY=true is no longer accepted: it trusted any X-Forwarded-For, which a client can write. ' +
+        'Set the number of proxies in front of the server (TRUST_PROXY=1 for one nginx) or their addresses (TRUST_PROXY=127.0.0.1,10.0.0.0/8)',
+    );
+  }
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops === 0) return false;
+    if (hops > 10) throw new Error(`Setting TRUST_PROXY must be a number of proxies from 1 to 10, or their addresses, got "${raw}"`);
+    return hops;
+  }
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of entries) {
+    if (!PROXY_RANGE_NAMES.includes(entry.toLowerCase()) && !isAddressOrRange(entry)) {
+      throw new Error(
+        `Setting TRUST_PROXY must be false, a number of proxies (1) or the proxies' addresses and ranges (127.0.0.1,10.0.0.0/8, loopback), got "${entry}"`,
+      );
+    }
+  }
+  return entries.map((entry) => (PROXY_RANGE_NAMES.includes(entry.toLowerCase()) ? entry.toLowerCase() : entry));
+}
+
+/**
+ * Half of libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default): scrypt runs there, and so do
+ * file reads, DNS look-ups and zlib, which must keep a thread while sign-ins are checked.
+ */
+function defaultLoginConcurrency(env: Env): number {
+  const pool = Number(env.UV_THREADPOOL_SIZE);
+  return Math.max(1, Math.floor((Number.isInteger(pool) && pool > 0 ? pool : 4) / 2));
+}
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
   const raw = env[name];
@@ -233,6 +303,9 @@ export function loadConfig(env: Env = process.env): Config {
     sessionAbsoluteMs: int(env, 'SESSION_ABSOLUTE_HOURS', 7 * 24, 1) * HOUR,
     loginMaxFailures: int(env, 'LOGIN_MAX_FAILURES', 5, 1),
     loginWindowMs: int(env, 'LOGIN_WINDOW_MINUTES', 15, 1) * MINUTE,
+    loginIpMaxFailures: int(env, 'LOGIN_IP_MAX_FAILURES', 20, 1),
+    loginConcurrency: int(env, 'LOGIN_CONCURRENCY', defaultLoginConcurrency(env), 1),
+    loginQueue: int(env, 'LOGIN_QUEUE', 50, 0),
     publicOrigins: origins(env, 'PUBLIC_ORIGINS'),
     allowedOrigins: (text(env, 'ALLOWED_ORIGINS') ?? '')
       .split(',')
@@ -242,7 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
     socketAuthTimeoutMs: int(env, 'SOCKET_AUTH_TIMEOUT_SECONDS', 10, 1) * 1000,
     passwordCost: DEFAULT_COST,
     seedDemoUsers: bool(env, 'SEED_DEMO_USERS', true),
-    trustProxy: bool(env, 'TRUST_PROXY', false),
+    trustProxy: trustProxy(env),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     brokerUrls: parseBrokerUrls(text(env, 'BROKER_URLS')),
     paperFillSeconds: int(env, 'PAPER_FILL_SECONDS', 20, 1),

@@ -47,6 +47,11 @@ export function loginFailuresRepo(db: Db, now: () => number, windowMs: number) {
         });
     },
 
+    /** The reserved attempt was never checked (no slot was free): it does not count. */
+    async release(id: string): Promise<void> {
+      await db.deleteFrom('login_failures').where('id', '=', id).execute();
+    },
+
     /** The reserved attempt failed: it keeps counting until it leaves the window. */
     async failed(id: string): Promise<void> {
       await db.updateTable('login_failures').set({ pending: 0 }).where('id', '=', id).execute();

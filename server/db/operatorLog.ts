@@ -16,6 +16,7 @@ export const OPERATOR_ACTIONS = [
   'tree_save',
   'profile_update',
   'password_change',
+  'password_change_blocked',
   'admin_user_create',
   'admin_user_update',
   'admin_user_delete',
@@ -29,7 +30,15 @@ export interface OperatorLogEntry {
   /** Never passwords or tokens. */
   detail?: Record<string, unknown>;
   ip: string | null;
+  /**
+   * The address came from X-Forwarded-For (through a trusted proxy), not from the connection:
+   * the row's detail says so (`ipFrom`).
+   */
+  ipForwarded?: boolean | undefined;
 }
+
+/** What a row's detail says when its address came from the proxy's header. */
+export const FORWARDED_IP_DETAIL = { ipFrom: 'X-Forwarded-For' } as const;
 
 export interface LogFilter {
   user?: string | undefined;
@@ -74,6 +83,7 @@ export function operatorLogRepo(db: Db, now: () => number) {
   return {
     listQuery,
     async add(entry: OperatorLogEntry): Promise<void> {
+      const detail = entry.ipForwarded && entry.ip != null ? { ...entry.detail, ...FORWARDED_IP_DETAIL } : entry.detail;
       await db
         .insertInto('operator_log')
         .values({
@@ -82,7 +92,7 @@ export function operatorLogRepo(db: Db, now: () => number) {
           user_id: entry.userId,
           username: entry.username,
           action: entry.action,
-          detail: entry.detail ? JSON.stringify(entry.detail) : null,
+          detail: detail ? JSON.stringify(detail) : null,
           ip: entry.ip,
         })
         .execute();

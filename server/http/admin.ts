@@ -6,6 +6,7 @@ import type { LogFilter, OperatorLogRepo } from '../db/operatorLog.js';
 import type { OperatorLogRow, UserRow } from '../db/schema.js';
 import type { AppContext } from '../context.js';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
+import { clientAddress } from './clientAddress.js';
 import { parseBody } from './errors.js';
 
 export const ADMIN_MESSAGES = {
@@ -130,7 +131,7 @@ export function adminRoutes(ctx: AppContext) {
     for (const tokenHash of await sessions.revokeAllOfUser(userId)) ctx.sockets.closeSession(tokenHash);
   };
   const record = (request: FastifyRequest, action: 'admin_user_create' | 'admin_user_update' | 'admin_user_delete', detail: Record<string, unknown>) =>
-    log.add({ userId: request.user!.id, username: request.user!.username, action, detail, ip: request.ip });
+    log.add({ userId: request.user!.id, username: request.user!.username, action, detail, ...clientAddress(request) });
 
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', requireAdmin);

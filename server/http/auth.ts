@@ -3,9 +3,11 @@ import { CheckTokenRequest, LoginRequest, LogoutRequest } from '../../src/protoc
 import { toPublicUser } from '../db/users.js';
 import { hashToken } from '../auth/tokens.js';
 import { AUTH_MESSAGES } from '../auth/messages.js';
+import type { Refusal } from '../auth/service.js';
 import type { AppContext } from '../context.js';
 import type { UserRow } from '../db/schema.js';
 import { RateLimitedError, UnauthorizedError } from '../errors.js';
+import { clientAddress } from './clientAddress.js';
 import { parseBody } from './errors.js';
 
 declare module 'fastify' {
@@ -37,7 +39,28 @@ export function requireBearer(ctx: AppContext) {
 }
 
 function client(request: FastifyRequest) {
-  return { ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
+  return { ...clientAddress(request), userAgent: request.headers['user-agent'] ?? null };
+}
+
+/**
+ * A check refused before any hashing, as the error the client is answered with: 429 with
+ * Retry-After either way (a 503 would read, to the client, as a server it cannot reach).
+ */
+export function refusalError(ctx: AppContext, request: FastifyRequest, refusal: Refusal): RateLimitedError {
+  const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+  if (refusal.reason === 'busy') {
+    const count = ctx.auth.busyReport();
+    if (count != null) request.log.warn({ refused: count }, 'password checks refused: every check slot and waiting place was taken');
+    return new RateLimitedError(AUTH_MESSAGES.busy(seconds), seconds);
+  }
+  const minutes = Math.ceil(seconds / 60);
+  const message =
+    refusal.scope === 'address'
+      ? AUTH_MESSAGES.addressBlocked(minutes)
+      : refusal.scope === 'account'
+        ? AUTH_MESSAGES.accountBlocked(minutes)
+        : AUTH_MESSAGES.blocked(minutes);
+  return new RateLimitedError(message, seconds);
 }
 
 /** Routes that need no bearer token: sign-in and the token check. */
@@ -47,13 +70,11 @@ export function publicAuthRoutes(ctx: AppContext) {
       const { username, password } = parseBody(LoginRequest, request.body);
       const result = await ctx.auth.login(username, password, client(request));
       if (result.ok) return { status: 'success', token: result.token, user: result.user };
-      if (result.reason === 'blocked') {
-        const seconds = Math.ceil(result.retryAfterMs / 1000);
-        throw new RateLimitedError(AUTH_MESSAGES.blocked(Math.ceil(seconds / 60)), seconds);
-      }
+      if (result.reason === 'blocked' || result.reason === 'busy') throw refusalError(ctx, request, result);
       // A disabled account is answered as a wrong password (whether its password was right is
       // not told); the reason goes to the server log here and to the operator log.
-      if (result.reason === 'disabled') request.log.info({ username: username.trim(), ip: request.ip }, 'sign-in refused: the account is disabled');
+      if (result.reason === 'disabled')
+        request.log.info({ username: username.trim(), ip: clientAddress(request).ip }, 'sign-in refused: the account is disabled');
       throw new UnauthorizedError(AUTH_MESSAGES.invalidCredentials);
     });
 
@@ -73,7 +94,7 @@ export function sessionRoutes(ctx: AppContext) {
       const { log } = parseBody(LogoutRequest, request.body);
       const user = request.user!;
       const tokenHash = request.tokenHash!;
-      await ctx.auth.logout(user, tokenHash, log, request.ip);
+      await ctx.auth.logout(user, tokenHash, log, clientAddress(request));
       ctx.sockets.closeSession(tokenHash);
       return { status: 'success' };
     });

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { ChangePasswordRequest, UpdateProfileRequest } from '../../src/protocol/admin.js';
-import { verifyPassword } from '../auth/password.js';
 import { toPublicUser } from '../db/users.js';
 import type { AppContext } from '../context.js';
 import { InvalidError, NotFoundError } from '../errors.js';
+import { refusalError } from './auth.js';
+import { clientAddress } from './clientAddress.js';
 import { parseBody } from './errors.js';
 
 export const PROFILE_MESSAGES = {
@@ -22,20 +23,29 @@ export function profileRoutes(ctx: AppContext) {
       const { firstName, lastName } = parseBody(UpdateProfileRequest, request.body);
       const result = await users.updateGuarded(user.id, { firstName, lastName });
       if (!result.ok) throw new NotFoundError('El usuario ya no existe');
-      await log.add({ userId: user.id, username: user.username, action: 'profile_update', detail: { firstName, lastName }, ip: request.ip });
+      await log.add({ userId: user.id, username: user.username, action: 'profile_update', detail: { firstName, lastName }, ...clientAddress(request) });
       return { status: 'success', data: toPublicUser(result.user) };
     });
 
     app.put('/profile/password', async (request) => {
       const user = request.user!;
       const { current, next } = parseBody(ChangePasswordRequest, request.body);
-      if (!(await verifyPassword(current, user.password_hash))) throw new InvalidError(PROFILE_MESSAGES.wrongPassword);
+      const client = clientAddress(request);
+      // Out of the sign-in budgets: a stolen token is no oracle for the password (429 after
+      // LOGIN_MAX_FAILURES wrong ones for the account, or the address's share).
+      const checked = await ctx.auth.checkCurrentPassword(user, current, client);
+      if (!checked.ok) {
+        if (checked.reason === 'wrong') throw new InvalidError(PROFILE_MESSAGES.wrongPassword);
+        throw refusalError(ctx, request, checked);
+      }
       if (current === next) throw new InvalidError(PROFILE_MESSAGES.samePassword);
-      await users.setPasswordHash(user.id, await ctx.auth.hashPassword(next));
+      const hash = await ctx.auth.hashInTurn(next);
+      if (hash == null) throw refusalError(ctx, request, { ok: false, reason: 'busy', retryAfterMs: ctx.auth.budgets.checks.retryAfterMs() });
+      await users.setPasswordHash(user.id, hash);
       // Every other session ends: a changed password locks out whoever else had it.
       const ended = await sessions.revokeAllOfUser(user.id, request.tokenHash!);
       for (const tokenHash of ended) ctx.sockets.closeSession(tokenHash);
-      await log.add({ userId: user.id, username: user.username, action: 'password_change', detail: { endedSessions: ended.length }, ip: request.ip });
+      await log.add({ userId: user.id, username: user.username, action: 'password_change', detail: { endedSessions: ended.length }, ...client });
       return { status: 'success' };
     });
   };

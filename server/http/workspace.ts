@@ -8,6 +8,7 @@ import { CheckOptionRequest, FolderTree, NewVisorRequest, UpdateSeccionesRequest
 import type { AppContext } from '../context.js';
 import { ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
 import { matchesIfNoneMatch } from './broker.js';
+import { clientAddress } from './clientAddress.js';
 import { parseBody } from './errors.js';
 import { WORKSPACE_MESSAGES } from '../workspace/service.js';
 
@@ -28,7 +29,7 @@ function self(request: FastifyRequest, userId: string) {
 }
 
 function actor(request: FastifyRequest) {
-  return { user: request.user!, ip: request.ip };
+  return { user: request.user!, ...clientAddress(request) };
 }
 
 /** A visor id from the path; one that cannot exist is simply not found. */

@@ -85,13 +85,15 @@ function leafOf(row: Pick<VisorRow, 'id' | 'title' | 'emoji' | 'color' | 'fav'>)
 interface Actor {
   user: UserRow;
   ip: string | null;
+  /** The address came from X-Forwarded-For (the log says so). */
+  ipForwarded?: boolean;
 }
 
 export function createWorkspaceService(db: Db, dialect: Dialect, now: () => number, log: OperatorLogRepo) {
   const trees = treeStore(dialect, now);
 
   const record = (actor: Actor, action: Parameters<OperatorLogRepo['add']>[0]['action'], detail: Record<string, unknown>) =>
-    log.add({ userId: actor.user.id, username: actor.user.username, action, detail, ip: actor.ip });
+    log.add({ userId: actor.user.id, username: actor.user.username, action, detail, ip: actor.ip, ipForwarded: actor.ipForwarded });
 
   /**
    * A visor the caller may read: its own, or a public one. Null otherwise (do not reveal

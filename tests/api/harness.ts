@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createTestSchema, withPgClient } from './pgSchemas.js';
-import { buildApp, type BuiltApp } from '../../server/app.js';
+import { buildApp, type AppOptions, type BuiltApp } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 
 export type DatabaseTarget = { name: 'sqlite' } | { name: 'postgres' };
@@ -105,9 +105,13 @@ export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 };
 /**
  * Builds and starts a server; `overrides` replace settings after they are read from the env.
  * `options.now` starts its clock at that instant instead of the real now (a known trading day,
- * weekend or holiday of the market's calendar).
+ * weekend or holiday of the market's calendar); `options.hooks` are handed to buildApp.
  */
-export async function startServer(target: DatabaseTarget, overrides: Partial<Config> = {}, options: { now?: number } = {}): Promise<TestServer> {
+export async function startServer(
+  target: DatabaseTarget,
+  overrides: Partial<Config> = {},
+  options: { now?: number; hooks?: Omit<AppOptions, 'now'> } = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'visores-api-'));
   const removeDataDir = () => fs.rmSync(dataDir, { recursive: true, force: true });
   let database: PreparedDatabase;
@@ -137,7 +141,7 @@ export async function startServer(target: DatabaseTarget, overrides: Partial<Con
 
   let built: BuiltApp | null = null;
   try {
-    built = await buildApp(config, { now: clock.now });
+    built = await buildApp(config, { ...options.hooks, now: clock.now });
     await database.verify(built);
     await built.app.listen({ port: 0, host: '127.0.0.1' });
   } catch (error) {

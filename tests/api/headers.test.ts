@@ -68,7 +68,8 @@ describe('security headers', () => {
       staticDir,
       publicOrigins: ['https://visores.example'],
       allowedOrigins: ['https://partner.example'],
-      trustProxy: true,
+      // One proxy in front (TRUST_PROXY=1): its X-Forwarded-Proto is believed.
+      trustProxy: 1,
     });
     const signedIn = await signIn(server.baseUrl);
     token = signedIn.token;

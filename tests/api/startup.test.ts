@@ -63,4 +63,12 @@ describe('server start', () => {
     expect(code).not.toBe(0);
     expect(output).toContain('SESSION_IDLE_MINUTES');
   });
+
+  it('refuses TRUST_PROXY=true, which trusted any X-Forwarded-For, naming what to set instead', async () => {
+    const { code, output } = await runMain({ DATA_DIR: tempDir(), TRUST_PROXY: 'true' });
+    expect(code).not.toBe(0);
+    expect(output).toContain('TRUST_PROXY=true is no longer accepted');
+    expect(output).toContain('TRUST_PROXY=1');
+    expect(output).not.toContain('Visores is running');
+  });
 });

@@ -12,6 +12,7 @@ export const LOG_ACTIONS: Record<string, string> = {
   tree_save: 'Carpetas guardadas',
   profile_update: 'Perfil modificado',
   password_change: 'Contraseña cambiada',
+  password_change_blocked: 'Cambio de contraseña bloqueado',
   admin_user_create: 'Usuario creado (admin)',
   admin_user_update: 'Usuario modificado (admin)',
   admin_user_delete: 'Usuario borrado (admin)',

@@ -1,0 +1,211 @@
+// What password checks may cost. Each scrypt check (32 MiB, ~100 ms on libuv's thread pool,
+// which file reads and DNS look-ups share) is paid for out of budgets taken BEFORE it runs, so
+// a refusal costs no hashing:
+//  - this process runs at most `loginConcurrency` checks at once and lets `loginQueue` wait for
+//    a turn: the global budget. It is per process because what it guards is: each process has
+//    its own thread pool and CPU. (A count of checks across processes would guard nothing more
+//    and would let a flood from many addresses refuse everyone everywhere.)
+//  - one address may fail `loginIpMaxFailures` checks a window whatever the username (password
+//    spraying), one account `loginMaxFailures` current-password checks (a stolen token).
+// With Redis these failure budgets are one count for every process (rate-limiter-flexible's
+// RateLimiterRedis), or N processes would give N times the guesses; when Redis cannot be
+// reached each process counts in memory (the insurance limiter) until it answers again, so an
+// outage neither locks everyone out nor leaves the checks unbounded.
+import { createHash } from 'node:crypto';
+import { isIPv4, isIPv6 } from 'node:net';
+import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+
+export interface BudgetSettings {
+  loginMaxFailures: number;
+  loginWindowMs: number;
+  loginIpMaxFailures: number;
+  loginConcurrency: number;
+  loginQueue: number;
+  redisUrl: string | null;
+  redisPrefix: string;
+}
+
+export type Taken = { ok: true; /** Gives the point back (the check passed, or never ran). */ refund(): Promise<void> };
+export type Refused = { ok: false; retryAfterMs: number };
+
+/** What `CheckQueue.run` answers when every slot and every waiting place is taken. */
+export const BUSY = Symbol('busy');
+
+/** A bounded semaphore: `concurrency` works at once, `maxWaiting` queued in order, the rest refused. */
+export interface CheckQueue {
+  /** True when a new work would be refused now. */
+  readonly full: boolean;
+  /** A fair guess of when a place frees up: the works ahead, at the recent time per work. */
+  retryAfterMs(): number;
+  run<T>(work: () => Promise<T>): Promise<T | typeof BUSY>;
+  /** Works running and waiting now, and started since the process began. */
+  stats(): { running: number; waiting: number; started: number };
+}
+
+export function createCheckQueue(concurrency: number, maxWaiting: number): CheckQueue {
+  let running = 0;
+  let started = 0;
+  /** Recent milliseconds per work, smoothed; a first guess of a real-cost scrypt check. */
+  let averageMs = 100;
+  const waiting: Array<() => void> = [];
+  return {
+    get full() {
+      return running >= concurrency && waiting.length >= maxWaiting;
+    },
+    retryAfterMs() {
+      return Math.max(1000, Math.ceil(((running + waiting.length) / concurrency) * averageMs));
+    },
+    async run<T>(work: () => Promise<T>): Promise<T | typeof BUSY> {
+      if (running < concurrency) running++;
+      else if (waiting.length < maxWaiting) await new Promise<void>((resolve) => waiting.push(resolve));
+      else return BUSY;
+      // A finished work hands its slot to the first waiting one: `running` stays as it is.
+      started++;
+      const begun = performance.now();
+      try {
+        return await work();
+      } finally {
+        averageMs = 0.8 * averageMs + 0.2 * (performance.now() - begun);
+        const next = waiting.shift();
+        if (next) next();
+        else running--;
+      }
+    },
+    stats: () => ({ running, waiting: waiting.length, started }),
+  };
+}
+
+/** The eight groups of an IPv6 address (an embedded IPv4 tail as the last two). */
+function ipv6Groups(ip: string): number[] {
+  let text = ip.split('%')[0]!.toLowerCase();
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? left : [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right];
+  return groups.map((group) => parseInt(group, 16));
+}
+
+/**
+ * An address as the budgets count it: IPv4 as it is (also written IPv4-mapped, ::ffff:a.b.c.d),
+ * IPv6 by its /64, which one subscriber usually holds whole (counting each address would give
+ * them 2^64 budgets).
+ */
+export function addressKey(ip: string): string {
+  if (isIPv4(ip) || !isIPv6(ip)) return ip;
+  const groups = ipv6Groups(ip);
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
+
+/** User text in a key: fixed length, nothing to escape. */
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url').slice(0, 22);
+}
+
+export interface Budgets {
+  checks: CheckQueue;
+  /** One failed check (reserved before it runs) from this address, whatever the username. */
+  takeAddress(ip: string): Promise<Taken | Refused>;
+  /** One failed current-password check of this account. */
+  takeAccount(userId: string): Promise<Taken | Refused>;
+  /**
+   * True for the first refusal of `kind` for `key` in a window (and when that cannot be told),
+   * so that a flood of refusals writes one operator-log row, not one each.
+   */
+  firstRefusal(kind: string, key: string): Promise<boolean>;
+  /**
+   * Resolves once Redis is connected (at once without it): before that, and whenever it is
+   * away, the budgets count in this process's memory. Rejects when Redis did not answer in time.
+   */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a start waits for Redis before the budgets begin in memory. */
+const READY_TIMEOUT_MS = 5000;
+
+export function createBudgets(settings: BudgetSettings, onRedisError: (error: Error) => void = () => {}, readyTimeoutMs = READY_TIMEOUT_MS): Budgets {
+  let closing = false;
+  // Its own connection: no offline queue (a command while Redis is away fails at once, and the
+  // insurance limiter answers) and a short command timeout (a Redis that hangs does too).
+  const redis = settings.redisUrl ? new Redis(settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 }) : null;
+  redis?.on('error', (error: Error) => {
+    if (!closing) onRedisError(error);
+  });
+
+  function limiter(name: string, points: number, durationSeconds: number): RateLimiterAbstract {
+    const memory = new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
+    if (!redis) return memory;
+    return new RateLimiterRedis({
+      storeClient: redis,
+      keyPrefix: `${settings.redisPrefix}limit:${name}`,
+      points,
+      duration: durationSeconds,
+      rejectIfRedisNotReady: true,
+      insuranceLimiter: memory,
+      // A key over its budget is refused from memory until its window ends: a flood of
+      // refusals costs Redis nothing.
+      inMemoryBlockOnConsumed: points + 1,
+    });
+  }
+
+  async function take(from: RateLimiterAbstract, key: string): Promise<Taken | Refused> {
+    try {
+      await from.consume(key);
+    } catch (refusal) {
+      if (refusal instanceof RateLimiterRes) return { ok: false, retryAfterMs: Math.max(1000, refusal.msBeforeNext) };
+      throw refusal;
+    }
+    return {
+      ok: true,
+      refund: async () => {
+        // A refund that does not land leaves the point counted until the window ends: harmless.
+        await from.reward(key).catch(() => undefined);
+      },
+    };
+  }
+
+  const windowSeconds = Math.ceil(settings.loginWindowMs / 1000);
+  const address = limiter('failures-address', settings.loginIpMaxFailures, windowSeconds);
+  const account = limiter('failures-account', settings.loginMaxFailures, windowSeconds);
+  const refusals = limiter('refusal-logged', 1, windowSeconds);
+
+  return {
+    checks: createCheckQueue(settings.loginConcurrency, settings.loginQueue),
+    takeAddress: (ip) => take(address, addressKey(ip)),
+    takeAccount: (userId) => take(account, userId),
+    async firstRefusal(kind, key) {
+      return (await take(refusals, `${kind}:${digest(key)}`)).ok;
+    },
+    ready() {
+      if (!redis || redis.status === 'ready') return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => {
+          redis.off('ready', onReady);
+          reject(new Error(`Redis did not answer within ${readyTimeoutMs} ms: the sign-in budgets count in memory until it does`));
+        }, readyTimeoutMs);
+        const onReady = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        redis.once('ready', onReady);
+      });
+    },
+    async close() {
+      closing = true;
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
