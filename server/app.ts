@@ -34,6 +34,7 @@ import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';
 import { registerPositionsSocket } from './ws/positions.js';
 import { createSocketRegistry } from './ws/registry.js';
+import { createSessionEnds } from './sessionEnds.js';
 
 const warnedSockets = new WeakSet<WebSocket>();
 
@@ -178,7 +179,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const onBrokerError = (error: unknown) => app.log.warn({ err: error }, 'broker');
   const brokerStore = config.redisUrl ? createRedisBrokerStore(config.redisUrl, config.redisPrefix, processId, onBrokerError) : createMemoryBrokerStore();
   const broker = createBrokerService(market, now, { store: brokerStore, onError: onBrokerError, paperFillSeconds: config.paperFillSeconds });
-  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, now };
+  const sessionEnds = createSessionEnds({
+    sessions: auth.sessions,
+    sockets,
+    broker,
+    cluster,
+    onError: (error) => app.log.warn({ err: error }, 'session sweep'),
+  });
+  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, sessionEnds, now };
   if (seeded.includes(DEMO_USER)) await seedDemoWorkspace(ctx, app.log);
 
   await app.register(fastifyWebsocket, {
@@ -265,6 +273,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Admin questions from other processes, likewise.
   await cluster.ready().catch((error: unknown) => app.log.warn({ err: error }, 'cluster'));
   app.addHook('onClose', async () => {
+    await sessionEnds.close();
     await market.close();
     await broker.close();
     await cluster.close();

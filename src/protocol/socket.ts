@@ -13,6 +13,8 @@ export const SocketCloseCode = {
   unauthorized: 4401,
   /** No auth message within the allowed time. */
   authTimeout: 4408,
+  /** The user already has SOCKETS_PER_USER sockets open on that server process. */
+  tooManySockets: 4429,
 } as const;
 
 export const AuthMessage = z.object({ action: z.literal('auth'), token: safeText().min(1).max(512) });
