@@ -20,6 +20,8 @@ function* batches<T>(items: readonly T[]): Generator<T[]> {
 }
 
 export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
+  // Well within the idle limit, so a session in use never lapses between two touches (SESSION_IDLE_MINUTES may be 1).
+  const touchEvery = Math.min(TOUCH_EVERY_MS, policy.idleMs / 4);
   return {
     async create(input: { tokenHash: string; userId: string; ip: string | null; userAgent: string | null }): Promise<SessionRow> {
       const at = now();
@@ -53,7 +55,7 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
       const { revoked_at, expires_at, last_used_at, ...user } = row;
       const at = now();
       if (revoked_at != null || expires_at <= at || last_used_at + policy.idleMs <= at || user.disabled) return null;
-      if (at - last_used_at >= TOUCH_EVERY_MS) {
+      if (at - last_used_at >= touchEvery) {
         await db.updateTable('sessions').set({ last_used_at: at }).where('token_hash', '=', tokenHash).execute();
       }
       return user;
@@ -62,8 +64,8 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
     /**
      * Of these sessions (token hashes), those live now, as findActiveUser judges one, in one
      * query per BATCH of them (each a primary-key lookup). With `touch`, the live ones count as
-     * used now (their sockets are open): those last touched over TOUCH_EVERY_MS ago are, in one
-     * update per batch.
+     * used now (their sockets are open): those last touched over a minute ago (a quarter of the
+     * idle limit when that is less) are, in one update per batch.
      */
     async liveOf(tokenHashes: readonly string[], options: { touch: boolean }): Promise<Set<string>> {
       const at = now();
@@ -80,7 +82,7 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
           .where('users.disabled', '=', 0)
           .execute();
         for (const row of rows) live.add(row.tokenHash);
-        const stale = rows.filter((row) => at - Number(row.lastUsedAt) >= TOUCH_EVERY_MS).map((row) => row.tokenHash);
+        const stale = rows.filter((row) => at - Number(row.lastUsedAt) >= touchEvery).map((row) => row.tokenHash);
         if (options.touch && stale.length > 0) {
           await db.updateTable('sessions').set({ last_used_at: at }).where('token_hash', 'in', stale).where('revoked_at', 'is', null).execute();
         }
