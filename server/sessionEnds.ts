@@ -88,8 +88,9 @@ export function createSessionEnds({ sessions, sockets, broker, cluster, onError,
      */
     async ended(ended: EndedSessions): Promise<void> {
       closeHere(ended.tokenHashes);
-      await endBrokersOf(ended.userIds.filter((userId) => broker.usersHere().includes(userId))).catch(onError);
       cluster.ask(TOPIC, ended).catch(onError);
+      const here = new Set(broker.usersHere());
+      await endBrokersOf(ended.userIds.filter((userId) => here.has(userId))).catch(onError);
     },
     /** Runs a sweep that starts after this call (a sweep under way is waited for first). */
     async sweep(): Promise<void> {
