@@ -153,6 +153,8 @@ async function run(label: string, redisUrl: string | null, twoProcesses = false)
     LOG_LEVEL: 'warn',
     // Two feeds (rofex, tv) share the rate.
     SIM_TICKS_PER_SECOND: String(Math.round(RATE / 2)),
+    // Every client is demo, on one token: the per-user cap (SOCKETS_PER_USER) must let them all in.
+    SOCKETS_PER_USER: String(CLIENTS + 10),
   };
   if (redisUrl) Object.assign(env, { REDIS_URL: redisUrl, REDIS_PREFIX: `visores-bench-${randomBytes(4).toString('hex')}:` });
   const children: ChildProcess[] = [];

@@ -37,6 +37,7 @@ import { registerMarketSocket } from './ws/market.js';
 import { registerPositionsSocket } from './ws/positions.js';
 import { createSocketRegistry } from './ws/registry.js';
 import { SocketCloseCode } from '../src/protocol/socket.js';
+import { createSessionEnds } from './sessionEnds.js';
 
 const warnedSockets = new WeakSet<WebSocket>();
 
@@ -187,7 +188,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const onBrokerError = (error: unknown) => app.log.warn({ err: error }, 'broker');
   const brokerStore = config.redisUrl ? createRedisBrokerStore(config.redisUrl, config.redisPrefix, processId, onBrokerError) : createMemoryBrokerStore();
   const broker = createBrokerService(market, now, { store: brokerStore, onError: onBrokerError, paperFillSeconds: config.paperFillSeconds });
-  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, now };
+  const sessionEnds = createSessionEnds({
+    sessions: auth.sessions,
+    sockets,
+    broker,
+    cluster,
+    onError: (error) => app.log.warn({ err: error }, 'session sweep'),
+  });
+  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, sessionEnds, now };
   if (seeded.includes(DEMO_USER)) await seedDemoWorkspace(ctx, app.log);
 
   // On close (a SIGTERM, a rolling restart) every socket is told the server restarts (1012)
@@ -282,6 +290,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // The sign-in budgets shared through Redis (they count in memory until it answers).
   await budgets.ready().catch((error: unknown) => app.log.warn({ err: error }, 'sign-in budgets'));
   app.addHook('onClose', async () => {
+    await sessionEnds.close();
     await market.close();
     await broker.close();
     await cluster.close();

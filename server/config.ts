@@ -59,6 +59,8 @@ export interface Config {
   clientOrigins: string[];
   /** Time a new socket has to send its auth message. */
   socketAuthTimeoutMs: number;
+  /** Authenticated sockets (market and positions together) one user may hold in one process. */
+  socketsPerUser: number;
   /**
    * scrypt cost of new password hashes. Not a setting of the environment: a weaker hash is
    * never what a deployment wants; only the API tests lower it, as each of their hundreds of
@@ -313,6 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
       .filter(Boolean),
     clientOrigins: clientOrigins(env),
     socketAuthTimeoutMs: int(env, 'SOCKET_AUTH_TIMEOUT_SECONDS', 10, 1) * 1000,
+    socketsPerUser: int(env, 'SOCKETS_PER_USER', 20, 2),
     passwordCost: DEFAULT_COST,
     seedDemoUsers: bool(env, 'SEED_DEMO_USERS', true),
     trustProxy: trustProxy(env),

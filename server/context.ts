@@ -6,6 +6,7 @@ import type { SocketRegistry } from './ws/registry.js';
 import type { WorkspaceService } from './workspace/service.js';
 import type { MarketService } from './market/service.js';
 import type { BrokerService } from './broker/service.js';
+import type { SessionEnds } from './sessionEnds.js';
 
 export interface AppContext {
   config: Config;
@@ -16,5 +17,7 @@ export interface AppContext {
   workspace: WorkspaceService;
   market: MarketService;
   broker: BrokerService;
+  /** Ended sessions: their sockets close and their users' broker sessions end, in every process. */
+  sessionEnds: SessionEnds;
   now: () => number;
 }

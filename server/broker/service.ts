@@ -140,6 +140,22 @@ export function createBrokerService(market: MarketService, now: () => number, op
       );
     },
 
+    /** Users with a broker session or a watched account in this process. */
+    usersHere(): string[] {
+      return [...new Set([...sessions.users(), ...watches.users()])];
+    },
+
+    /**
+     * Ends this process's broker sessions and watches of a user who is no longer signed in
+     * anywhere (their last session ended, or the account was disabled): the broker connections
+     * close and their credentials leave memory. Each process does it for its own (session
+     * sweep, server/sessionEnds.ts). The paper accounts stay (no credentials in them).
+     */
+    endUserHere(userId: string): void {
+      sessions.forgetUser(userId);
+      watches.forgetUser(userId, { keepPaper: true });
+    },
+
     /** Ends a deleted user's broker sessions and watches, in every process. */
     async forgetUser(userId: string): Promise<void> {
       forgetHere(userId);

@@ -166,7 +166,12 @@ export function createBrokerSessions(store: BrokerStore, now: () => number, onEr
       return session.record;
     },
 
-    /** Ends this process's sessions of a user, and their records. */
+    /** Users with a session in this process. */
+    users(): Set<string> {
+      return new Set([...sessions.values()].map((session) => session.record.userId));
+    },
+
+    /** Ends this process's sessions of a user (their broker connections and credentials go), and their records. */
     forgetUser(userId: string): void {
       for (const [id, session] of sessions) {
         if (session.record.userId !== userId) continue;

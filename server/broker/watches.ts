@@ -193,15 +193,25 @@ export function createWatches({ store, sessions, market, now, onError, paperFill
       );
     },
 
-    /** Ends this process's watches of a user, their records and the user's paper accounts. */
-    forgetUser(userId: string): void {
+    /**
+     * Ends this process's watches of a user and their records. A deleted user's paper accounts
+     * go too; a user whose sessions ended keeps them (they hold no credentials), so the paper
+     * positions are there at the next sign-in, as across reconnects.
+     */
+    forgetUser(userId: string, options: { keepPaper?: boolean } = {}): void {
       for (const [watchKey, watch] of watches) {
         if (watch.userId !== userId) continue;
         closeWatch(watch);
         watches.delete(watchKey);
         store.deleteAccount(watch.userId, watch.account).catch(onError);
       }
+      if (options.keepPaper) return;
       for (const paperKey of paperAccounts.keys()) if (paperKey.startsWith(accountKey(userId, ''))) paperAccounts.delete(paperKey);
+    },
+
+    /** Users with a watch in this process. */
+    users(): Set<string> {
+      return new Set([...watches.values()].map((watch) => watch.userId));
     },
 
     close(): void {

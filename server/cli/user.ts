@@ -11,9 +11,9 @@ import { NewUser, ROLES } from '../../src/protocol/auth.js';
 import { hashPassword } from '../auth/password.js';
 import { loadConfig } from '../config.js';
 import { migrateToLatest, openDatabase } from '../db/index.js';
-import { sessionsRepo } from '../db/sessions.js';
 import { usersRepo } from '../db/users.js';
 import { describeZodError } from '../errors.js';
+import { setPasswordAndEndSessions } from './accounts.js';
 
 const USAGE = `Usage:
   npm run user -- add <username> [--role ${ROLES.join('|')}] [--first-name NAME] [--last-name NAME]
@@ -98,9 +98,11 @@ async function run(argv: string[]): Promise<void> {
       const password = await readPassword(`New password for ${user.username}: `);
       const check = NewUser.shape.password.safeParse(password);
       if (!check.success) throw new UsageError(describeZodError(check.error));
-      await users.setPasswordHash(user.id, await hashPassword(password));
-      const ended = await sessionsRepo(db, Date.now, { idleMs: config.sessionIdleMs, absoluteMs: config.sessionAbsoluteMs }).revokeAllOfUser(user.id);
-      console.log(`Password of ${user.username} changed; ${ended.length} open session(s) ended`);
+      const ended = await setPasswordAndEndSessions(db, user, await hashPassword(password), {
+        idleMs: config.sessionIdleMs,
+        absoluteMs: config.sessionAbsoluteMs,
+      });
+      console.log(`Password of ${user.username} changed; ${ended} open session(s) ended`);
       return;
     }
     throw new UsageError(USAGE);

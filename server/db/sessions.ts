@@ -9,7 +9,19 @@ export interface SessionPolicy {
 /** Only write last_used_at when it is this stale: a read per request, not a write. */
 const TOUCH_EVERY_MS = 60_000;
 
+/**
+ * Keys one query names at most: far under SQLite's 32,766 and PostgreSQL's 65,535 parameters,
+ * and a statement small enough to plan quickly.
+ */
+const BATCH = 500;
+
+function* batches<T>(items: readonly T[]): Generator<T[]> {
+  for (let start = 0; start < items.length; start += BATCH) yield items.slice(start, start + BATCH);
+}
+
 export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
+  // Well within the idle limit, so a session in use never lapses between two touches (SESSION_IDLE_MINUTES may be 1).
+  const touchEvery = Math.min(TOUCH_EVERY_MS, policy.idleMs / 4);
   return {
     async create(input: { tokenHash: string; userId: string; ip: string | null; userAgent: string | null }): Promise<SessionRow> {
       const at = now();
@@ -43,10 +55,60 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
       const { revoked_at, expires_at, last_used_at, ...user } = row;
       const at = now();
       if (revoked_at != null || expires_at <= at || last_used_at + policy.idleMs <= at || user.disabled) return null;
-      if (at - last_used_at >= TOUCH_EVERY_MS) {
+      if (at - last_used_at >= touchEvery) {
         await db.updateTable('sessions').set({ last_used_at: at }).where('token_hash', '=', tokenHash).execute();
       }
       return user;
+    },
+
+    /**
+     * Of these sessions (token hashes), those live now, as findActiveUser judges one, in one
+     * query per BATCH of them (each a primary-key lookup). With `touch`, the live ones count as
+     * used now (their sockets are open): those last touched over a minute ago (a quarter of the
+     * idle limit when that is less) are, in one update per batch.
+     */
+    async liveOf(tokenHashes: readonly string[], options: { touch: boolean }): Promise<Set<string>> {
+      const at = now();
+      const live = new Set<string>();
+      for (const batch of batches(tokenHashes)) {
+        const rows = await db
+          .selectFrom('sessions')
+          .innerJoin('users', 'users.id', 'sessions.user_id')
+          .select(['sessions.token_hash as tokenHash', 'sessions.last_used_at as lastUsedAt'])
+          .where('sessions.token_hash', 'in', batch)
+          .where('sessions.revoked_at', 'is', null)
+          .where('sessions.expires_at', '>', at)
+          .where('sessions.last_used_at', '>', at - policy.idleMs)
+          .where('users.disabled', '=', 0)
+          .execute();
+        for (const row of rows) live.add(row.tokenHash);
+        const stale = rows.filter((row) => at - Number(row.lastUsedAt) >= touchEvery).map((row) => row.tokenHash);
+        if (options.touch && stale.length > 0) {
+          await db.updateTable('sessions').set({ last_used_at: at }).where('token_hash', 'in', stale).where('revoked_at', 'is', null).execute();
+        }
+      }
+      return live;
+    },
+
+    /** Of these users, those with a live session: an enabled account signed in somewhere (index sessions_user_id). */
+    async signedInOf(userIds: readonly string[]): Promise<Set<string>> {
+      const at = now();
+      const signedIn = new Set<string>();
+      for (const batch of batches(userIds)) {
+        const rows = await db
+          .selectFrom('sessions')
+          .innerJoin('users', 'users.id', 'sessions.user_id')
+          .select('sessions.user_id as userId')
+          .distinct()
+          .where('sessions.user_id', 'in', batch)
+          .where('sessions.revoked_at', 'is', null)
+          .where('sessions.expires_at', '>', at)
+          .where('sessions.last_used_at', '>', at - policy.idleMs)
+          .where('users.disabled', '=', 0)
+          .execute();
+        for (const row of rows) signedIn.add(row.userId);
+      }
+      return signedIn;
     },
 
     async revoke(tokenHash: string): Promise<boolean> {

@@ -128,7 +128,7 @@ export function adminRoutes(ctx: AppContext) {
   const { users, sessions, log } = ctx.auth;
 
   const endSessions = async (userId: string) => {
-    for (const tokenHash of await sessions.revokeAllOfUser(userId)) ctx.sockets.closeSession(tokenHash);
+    await ctx.sessionEnds.ended({ tokenHashes: await sessions.revokeAllOfUser(userId), userIds: [userId] });
   };
   const record = (request: FastifyRequest, action: 'admin_user_create' | 'admin_user_update' | 'admin_user_delete', detail: Record<string, unknown>) =>
     log.add({ userId: request.user!.id, username: request.user!.username, action, detail, ...clientAddress(request) });
@@ -175,7 +175,7 @@ export function adminRoutes(ctx: AppContext) {
       const tokenHashes = await sessions.liveTokenHashes(target.id);
       const result = await users.deleteGuarded(target.id);
       if (!result.ok) throw refusal(result.reason);
-      for (const tokenHash of tokenHashes) ctx.sockets.closeSession(tokenHash);
+      await ctx.sessionEnds.ended({ tokenHashes, userIds: [target.id] });
       await ctx.broker.forgetUser(target.id);
       await record(request, 'admin_user_delete', { user_id: target.id, username: target.username });
       return { status: 'ok' };

@@ -95,7 +95,7 @@ export function sessionRoutes(ctx: AppContext) {
       const user = request.user!;
       const tokenHash = request.tokenHash!;
       await ctx.auth.logout(user, tokenHash, log, clientAddress(request));
-      ctx.sockets.closeSession(tokenHash);
+      await ctx.sessionEnds.ended({ tokenHashes: [tokenHash], userIds: [user.id] });
       return { status: 'success' };
     });
   };

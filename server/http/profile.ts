@@ -44,7 +44,7 @@ export function profileRoutes(ctx: AppContext) {
       await users.setPasswordHash(user.id, hash);
       // Every other session ends: a changed password locks out whoever else had it.
       const ended = await sessions.revokeAllOfUser(user.id, request.tokenHash!);
-      for (const tokenHash of ended) ctx.sockets.closeSession(tokenHash);
+      await ctx.sessionEnds.ended({ tokenHashes: ended, userIds: [user.id] });
       await log.add({ userId: user.id, username: user.username, action: 'password_change', detail: { endedSessions: ended.length }, ...client });
       return { status: 'success' };
     });

@@ -146,16 +146,26 @@ function decimals(tick: number): number {
 
 const SPOT_SYMBOL = 'DLR/SPOT';
 
+/** A symbol as the catalogue looks it up: trimmed, single spaces, upper case. */
+export function foldSymbol(symbol: string): string {
+  return symbol.trim().replace(/\s+/g, ' ').toUpperCase();
+}
+
 export class Catalogue {
   readonly instruments: Instrument[] = [];
   /** Reference price of each symbol, for the simulator. */
   readonly referencePrice = new Map<string, number>();
   private readonly byKey = new Map<string, Instrument>();
+  /** Each name's own spelling (the symbol or the alias as listed), by its folded form. */
+  private readonly spellings = new Map<string, string>();
 
   add(instrument: Instrument, price: number): void {
     this.instruments.push(instrument);
     this.referencePrice.set(instrument.instrumentId.symbol, price);
-    for (const key of [instrument.instrumentId.symbol, ...instrument.aliases]) this.byKey.set(key.toUpperCase(), instrument);
+    for (const key of [instrument.instrumentId.symbol, ...instrument.aliases]) {
+      this.byKey.set(key.toUpperCase(), instrument);
+      this.spellings.set(key.toUpperCase(), key);
+    }
   }
 
   /** Takes an instrument off the list (an expired contract): it no longer resolves or is found. */
@@ -164,7 +174,10 @@ export class Catalogue {
     if (!instrument) return;
     this.instruments.splice(this.instruments.indexOf(instrument), 1);
     this.referencePrice.delete(instrument.instrumentId.symbol);
-    for (const key of [instrument.instrumentId.symbol, ...instrument.aliases]) this.byKey.delete(key.toUpperCase());
+    for (const key of [instrument.instrumentId.symbol, ...instrument.aliases]) {
+      this.byKey.delete(key.toUpperCase());
+      this.spellings.delete(key.toUpperCase());
+    }
   }
 
   /** Adds an instrument the exchange lists and the catalogue lacks (Primary instrument details). */
@@ -197,7 +210,16 @@ export class Catalogue {
 
   /** The instrument a symbol names, as the exchange writes it or with an exchange prefix. */
   resolve(symbol: string): Instrument | null {
-    return this.byKey.get(symbol.trim().replace(/\s+/g, ' ').toUpperCase()) ?? null;
+    return this.byKey.get(foldSymbol(symbol)) ?? null;
+  }
+
+  /**
+   * The catalogue's own spelling of the name a symbol is written as (`rofex:dlr/dic26` →
+   * `ROFEX:DLR/DIC26`, ` DLR/DIC26 ` → `DLR/DIC26`), or null when it names nothing: the
+   * variants of one name in letter case and spaces are one symbol.
+   */
+  spelling(symbol: string): string | null {
+    return this.spellings.get(foldSymbol(symbol)) ?? null;
   }
 }
 

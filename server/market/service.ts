@@ -26,7 +26,7 @@ export interface MarketSocketInfo {
   user: { id: string; username: string };
   /** Epoch ms when it authenticated. */
   openedAt: number;
-  /** Symbols as the socket wrote them. */
+  /** Symbols as the catalogue spells the names the socket wrote. */
   keys(): Iterable<string>;
   instruments(): Iterable<Instrument>;
 }

@@ -58,6 +58,11 @@ export function isAllowedOrigin(origin: string | undefined, allowed: readonly st
 /** Why a socket that does not read was closed (a close reason is at most 123 bytes). */
 const UNREAD_REASON = `Cliente demasiado lento: más de ${SOCKET_LIMITS.maxUnsentBytes / (1024 * 1024)} MB sin leer`;
 
+/** Why a socket over SOCKETS_PER_USER is refused (error event and close reason, 4429). */
+export function tooManySocketsMessage(max: number): string {
+  return `Demasiadas conexiones abiertas de este usuario (máximo ${max}): cierre otras pestañas o dispositivos`;
+}
+
 /** `text` cut to what a close frame carries: 123 bytes of UTF-8, whole characters. */
 export function closeReason(text: string): string {
   let reason = text;
@@ -110,7 +115,8 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       const authTimer = setTimeout(() => refuse('No se recibió la autenticación a tiempo', SocketCloseCode.authTimeout), ctx.config.socketAuthTimeoutMs);
 
       const handle = async (raw: RawData) => {
-        if (closed) return;
+        // Closing (its session ended, a limit): what the client still sends is not handled.
+        if (closed || socket.readyState !== socket.OPEN) return;
         let message: unknown;
         try {
           message = JSON.parse(rawText(raw));
@@ -130,12 +136,16 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
           const auth = AuthMessage.safeParse(body);
           if (!auth.success) return refuse("Primero envíe {action:'auth', token}", SocketCloseCode.unauthorized);
           const user = await ctx.auth.userOfToken(auth.data.token);
-          if (closed) return;
+          if (closed || socket.readyState !== socket.OPEN) return;
           if (!user) return refuse(AUTH_MESSAGES.badToken, SocketCloseCode.unauthorized);
           clearTimeout(authTimer);
+          // Counted and added with no await in between: sockets authenticating at once cannot pass the cap together.
+          if (ctx.sockets.countOfUser(user.id) >= ctx.config.socketsPerUser) {
+            return refuse(tooManySocketsMessage(ctx.config.socketsPerUser), SocketCloseCode.tooManySockets);
+          }
           tokenHash = hashToken(auth.data.token);
           session = { socket, user, send, strike };
-          ctx.sockets.add(tokenHash, socket);
+          ctx.sockets.add(tokenHash, user.id, socket);
           handler.onAuthenticated?.(session);
           const { _id, username, role } = toPublicUser(user);
           sendEvent({ event: 'authenticated', user: { _id, username, role } });

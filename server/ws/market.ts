@@ -1,6 +1,7 @@
 // /ws/market: live quotes keyed by symbol (issue 4). After auth, {action:'subscribe', symbol,
 // requestId?} (or a batch, {symbols:[…]}) answers at once with a snapshot keyed by the symbol
-// as the client wrote it, carrying the requestId and each symbol's market; updates follow in
+// as the catalogue spells the name the client wrote (`rofex:dlr/dic26` is `ROFEX:DLR/DIC26`,
+// `DLR/DIC26` stays itself), carrying the requestId and each symbol's market; updates follow in
 // one message keyed by symbol per socket and flush. Right after `authenticated`, and again
 // whenever one changes, the `markets` event tells every market's state (market/marketStates.ts).
 //
@@ -373,8 +374,11 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
       const marketClient = clientOf(session);
       const { subscriptions } = marketClient.client;
       const { action } = parsed.data;
+      // A symbol is keyed by the catalogue's spelling of the name written: its variants in
+      // letter case and spaces are one subscription, counted once (an unknown one stays as written).
+      const keyOf = (written: string) => ctx.market.catalogue.spelling(written) ?? written;
       if ('symbols' in parsed.data) {
-        const keys = [...new Set(parsed.data.symbols)];
+        const keys = [...new Set(parsed.data.symbols.map(keyOf))];
         if (action === 'unsubscribe') {
           for (const key of keys) marketClient.unsubscribe(key);
           session.send({ event: 'unsubscribed', symbols: keys, requestId });
@@ -396,7 +400,7 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
         await marketClient.subscribeMany(known, requestId);
         return true;
       }
-      const key = parsed.data.symbol;
+      const key = keyOf(parsed.data.symbol);
       if (action === 'unsubscribe') {
         marketClient.unsubscribe(key);
         session.send({ event: 'unsubscribed', symbol: key, requestId });

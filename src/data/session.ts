@@ -111,22 +111,103 @@ export async function signIn(username: string, password: string): Promise<Public
 }
 
 /**
- * Signs out on the server. Returns true when the session is over (the server said
- * success, or it no longer knew the token), after removing it here; false otherwise,
- * leaving everything as it was (the spec: failures are logged and ignored).
+ * Logouts the server has not heard of yet: the token of each (which it must stop accepting) and
+ * its log text. Kept until the server answers, so a logout made offline reaches it later.
  */
-export async function signOut(logText: string): Promise<boolean> {
-  const token = getToken();
-  if (!token) return true;
+export const PENDING_LOGOUTS_KEY = 'visores.pendingLogouts';
+/** More than this many waiting (a browser offline for long, many sign-ins): the oldest go. */
+const MAX_PENDING_LOGOUTS = 20;
+/** A logout the server did not take (no answer, 5xx, 429) is sent again after 1 s, doubling to this. */
+const LOGOUT_RETRY_CAP_MS = 60_000;
+
+interface PendingLogout {
+  token: string;
+  log: string;
+}
+
+function pendingLogouts(): PendingLogout[] {
   try {
-    const response = await apiRequest('/logout', { method: 'POST', body: { log: logText }, token, schema: LogoutResponse });
-    if (response.status !== 'success') return false;
-  } catch (error) {
-    if (!(error instanceof ApiError && error.status === 401)) {
-      console.error('Logout failed', error);
-      return false;
-    }
+    const parsed: unknown = JSON.parse(localStorage.getItem(PENDING_LOGOUTS_KEY) ?? '[]');
+    if (!Array.isArray(parsed)) return [];
+    return parsed.filter((item): item is PendingLogout => typeof item?.token === 'string' && typeof item?.log === 'string');
+  } catch {
+    return [];
   }
+}
+
+function storePendingLogouts(list: PendingLogout[]): void {
+  if (list.length === 0) localStorage.removeItem(PENDING_LOGOUTS_KEY);
+  else localStorage.setItem(PENDING_LOGOUTS_KEY, JSON.stringify(list.slice(-MAX_PENDING_LOGOUTS)));
+}
+
+let sending: Promise<void> | null = null;
+let retryTimer: ReturnType<typeof setTimeout> | undefined;
+let retryAttempt = 0;
+
+/** A logout request without a whole answer by then counts as no answer (sent again later). */
+const LOGOUT_TIMEOUT_MS = 15_000;
+
+/** The server's word on one logout: done (it took it, or no longer knows the token), or try again later. */
+async function tellServer({ token, log }: PendingLogout): Promise<'done' | 'later'> {
+  try {
+    const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(LOGOUT_TIMEOUT_MS) : undefined;
+    await apiRequest('/logout', { method: 'POST', body: { log }, token, schema: LogoutResponse, ...(signal ? { signal } : {}) });
+    return 'done';
+  } catch (error) {
+    if (noAnswer(error) || (error instanceof ApiError && (error.status >= 500 || error.status === 429))) return 'later';
+    // 401: the session had ended anyway. Any other refusal would be refused again.
+    if (!(error instanceof ApiError && error.status === 401)) console.error('Logout failed', error);
+    return 'done';
+  }
+}
+
+/**
+ * Sends the logouts that wait, one at a time, oldest first; those the server did not take stay
+ * for the next try: 1 s later, doubling to a minute, and at once when the browser is back
+ * online or the app starts again.
+ */
+export function sendPendingLogouts(): Promise<void> {
+  sending ??= (async () => {
+    clearTimeout(retryTimer);
+    let waiting = false;
+    // Read again each time: a logout made meanwhile (in this tab or another) is sent too.
+    for (let pending = pendingLogouts()[0]; pending; pending = pendingLogouts()[0]) {
+      if ((await tellServer(pending)) === 'later') {
+        waiting = true;
+        break;
+      }
+      const sent = pending.token;
+      storePendingLogouts(pendingLogouts().filter((item) => item.token !== sent));
+    }
+    if (waiting) {
+      retryTimer = setTimeout(() => void sendPendingLogouts(), Math.min(LOGOUT_RETRY_CAP_MS, 1000 * 2 ** retryAttempt++));
+    } else retryAttempt = 0;
+  })().finally(() => {
+    sending = null;
+  });
+  return sending;
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('online', () => {
+    retryAttempt = 0;
+    void sendPendingLogouts();
+  });
+  if (pendingLogouts().length > 0) void sendPendingLogouts();
+}
+
+/**
+ * Signs out: the token goes from this browser at once, online or not (the data worker, told by
+ * the token's change, wipes the user's cached data: data/logout.ts waits for it), and the
+ * server is told now or, offline, when it answers again (sendPendingLogouts, with the old
+ * token). Answers the id of the user signed out (null when no one was), and the first attempt
+ * to tell the server.
+ */
+export function signOut(logText: string): { userId: string | null; told: Promise<void> } {
+  const token = getToken();
+  const userId = lastKnownUser()?._id ?? null;
+  if (!token) return { userId, told: Promise.resolve() };
+  storePendingLogouts([...pendingLogouts(), { token, log: logText }]);
   clearSession();
-  return true;
+  return { userId, told: sendPendingLogouts() };
 }

@@ -221,6 +221,19 @@ export function usePositionsStatus(): PositionsStatus {
   return useAtomValue(positionsStatusAtom, { store: dataStore });
 }
 
+/**
+ * Logout: what the tab holds of the user goes (the quotes they watched, their accounts'
+ * positions and fills, the markets the socket told them): the next user of this tab starts
+ * from nothing. Cells still mounted read null and wait.
+ */
+export function forgetSessionState(): void {
+  for (const symbol of [...quoteAtom.getParams()]) dataStore.set(quoteAtom(symbol), null);
+  for (const account of [...positionsAtom.getParams()]) dataStore.set(positionsAtom(account), null);
+  for (const account of [...fillsAtom.getParams()]) dataStore.set(fillsAtom(account), null);
+  dataStore.set(marketsAtom, null);
+  dataStore.set(symbolMarketsAtom, new Map<string, MarketName>());
+}
+
 /** The symbol's state now (a sort by the values on screen reads them once). */
 export function readQuote(symbol: string): QuoteState | null {
   return dataStore.get(quoteAtom(symbol));

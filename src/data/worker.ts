@@ -145,6 +145,14 @@ export function reRegister(): Promise<void> {
   return reRegistering;
 }
 
+/** The data worker's answer to the tab's last session change (a sign-out: its wipe of the user's data). */
+let sessionSynced: Promise<void> = Promise.resolve();
+
+/** Resolves once the worker has taken the session's last change: after a sign-out, the user's cached data is gone from it. */
+export function workerSessionSynced(): Promise<void> {
+  return sessionSynced;
+}
+
 /** Starts the worker once per tab and returns it. */
 export function startDataWorker(): Connection {
   if (connection) return connection;
@@ -172,7 +180,10 @@ export function startDataWorker(): Connection {
     const identity = getSessionIdentity();
     if ((identity?.token ?? null) === sentToken) return;
     sentToken = identity?.token ?? null;
-    void api.setSession(identity).catch(unlessWorkerVersion);
+    const synced = api.setSession(identity);
+    // A sign-out's wipe is done when the worker answers this call (data/logout.ts waits for it).
+    sessionSynced = synced.catch(() => {});
+    void synced.catch(unlessWorkerVersion);
   };
   syncSession();
   onTokenChange(syncSession);

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { useCurrentUser } from '../features/auth/useCurrentUser';
-import { signOut } from '../data/session';
+import { logOut as signOutHere } from '../data/logout';
 import { paths } from '../lib/paths';
 import { Icon } from '../ui/Icon';
 import { SearchOverlay } from './SearchOverlay';
@@ -36,9 +36,9 @@ export function Header({ onToggleSidebar }: { onToggleSidebar: () => void }) {
 
   const logOut = async () => {
     setMenuOpen(false);
-    if (await signOut(`Cierre de sesión de ${user.username} desde el menú de usuario`)) {
-      navigate(paths['auth-signin'](), { replace: true });
-    }
+    // Online or not: the session and its data leave this browser now; the server hears of it when it answers.
+    await signOutHere(`Cierre de sesión de ${user.username} desde el menú de usuario`);
+    navigate(paths['auth-signin'](), { replace: true });
   };
 
   return (

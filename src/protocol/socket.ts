@@ -15,6 +15,8 @@ export const SocketCloseCode = {
   authTimeout: 4408,
   /** The server is restarting (RFC 6455's Service Restart): reconnect shortly, as after any close. */
   serviceRestart: 1012,
+  /** The user already has SOCKETS_PER_USER sockets open on that server process. */
+  tooManySockets: 4429,
 } as const;
 
 export const AuthMessage = z.object({ action: z.literal('auth'), token: safeText().min(1).max(512) });

@@ -3,7 +3,7 @@
 import 'fake-indexeddb/auto';
 import { Dexie } from 'dexie';
 import { describe, expect, it } from 'vitest';
-import { VisoresDb } from './db';
+import { VisoresDb, wipeUserData } from './db';
 
 describe('VisoresDb', () => {
   it('opens a version 5 database at the current version with its records kept and empty chartHistory and outbox', async () => {
@@ -49,6 +49,30 @@ describe('VisoresDb', () => {
     expect(await db.catalogue.count()).toBe(0);
     await db.catalogue.put({ id: 'instruments', instruments: [], fetchedAt: 1 });
     expect(await db.catalogue.get('instruments')).toMatchObject({ fetchedAt: 1 });
+    db.close();
+  });
+
+  it("wipes at logout every record of the user and the caches of what they watched; another user's records and the recent emojis stay", async () => {
+    const db = new VisoresDb(`wipe-${crypto.randomUUID()}`);
+    for (const userId of ['u1', 'u2']) {
+      await db.folderTrees.put({ userId, nodes: [], version: 1, syncedAt: 1 });
+      await db.favourites.put({ userId, visores: [], folders: [] });
+      await db.recentVisores.put({ userId, visor_id: 'v1', openedAt: 1 });
+      await db.visorDrafts.put({ userId, visor_id: 'v1', base: [], version: 1, draft: [], editor: 't', savedAt: 1 });
+      await db.outbox.add({ userId, key: `k-${userId}`, op: { kind: 'favourite' }, createdAt: 1 });
+    }
+    await db.quotes.put({ symbol: 'DLR/DIC26', md: { OP: 1450 }, receivedAt: 1 });
+    await db.chartHistory.put({ symbol: 'BYMA:AL30', key: 'daily:66', candles: [], fetchedAt: 1 });
+    await db.catalogue.put({ id: 'instruments', instruments: [], fetchedAt: 1 });
+    await db.recentEmojis.put({ id: 0, data: '[]' });
+
+    await wipeUserData(db, 'u1');
+    for (const table of [db.folderTrees, db.favourites, db.recentVisores, db.visorDrafts, db.outbox]) {
+      expect(await table.where('userId').equals('u1').count(), table.name).toBe(0);
+      expect(await table.where('userId').equals('u2').count(), table.name).toBe(1);
+    }
+    expect([await db.quotes.count(), await db.chartHistory.count(), await db.catalogue.count()]).toEqual([0, 0, 0]);
+    expect(await db.recentEmojis.count()).toBe(1);
     db.close();
   });
 });

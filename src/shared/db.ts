@@ -180,5 +180,24 @@ export class VisoresDb extends Dexie {
   }
 }
 
+/**
+ * Logout, from the tab: every record of the user, their writes not yet sent, and the caches of
+ * what they watched (quotes, charts' history, the catalogue). The data worker wipes the same at
+ * the token's change; the tab does it too, so the data goes even when the worker cannot (another
+ * build's worker, one that does not answer). The recent emojis stay: the spec keeps them per browser.
+ */
+export async function wipeUserData(database: VisoresDb, userId: string): Promise<void> {
+  const { folderTrees, visores, favourites, recentVisores, visorDrafts, outbox, quotes, chartHistory, catalogue } = database;
+  await database.transaction('rw', [folderTrees, visores, favourites, recentVisores, visorDrafts, outbox, quotes, chartHistory, catalogue], async () => {
+    await folderTrees.delete(userId);
+    await favourites.delete(userId);
+    await visores.where('userId').equals(userId).delete();
+    await recentVisores.where('userId').equals(userId).delete();
+    await visorDrafts.where('userId').equals(userId).delete();
+    await outbox.where('userId').equals(userId).delete();
+    await Promise.all([quotes.clear(), chartHistory.clear(), catalogue.clear()]);
+  });
+}
+
 /** The one database of this context (tab or worker). */
 export const db = new VisoresDb();

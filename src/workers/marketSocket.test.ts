@@ -80,6 +80,38 @@ describe('market socket', () => {
     expect(changed.flat().sort()).toEqual(['A', 'A', 'B']);
   });
 
+  it("takes the server's key in the catalogue's spelling for every wanted spelling of the name, and unsubscribes it when none is wanted", async () => {
+    const { server, socket, changed } = setup();
+    socket.start('tok');
+    server.current.accept();
+    void socket.subscribe(['rofex:dlr/dic26', 'ROFEX:DLR/DIC26', 'DLR/DIC26']);
+    await settle();
+    const { requestId } = subscribeMessages(server.current.sent)[0]!;
+    // The server keys a name by its catalogue spelling: the lower-case one is the same name.
+    server.current.push({ 'ROFEX:DLR/DIC26': { md: { LA: 5 } }, 'DLR/DIC26': { md: { LA: 6 } }, requestId });
+    await settle();
+    expect(socket.quote('rofex:dlr/dic26')!.md).toEqual({ LA: 5 });
+    expect(socket.quote('ROFEX:DLR/DIC26')!.md).toEqual({ LA: 5 });
+    expect(socket.quote('DLR/DIC26')!.md).toEqual({ LA: 6 });
+    expect(changed.flat().sort()).toEqual(['DLR/DIC26', 'ROFEX:DLR/DIC26', 'rofex:dlr/dic26']);
+    // Letting go of one spelling keeps the server's subscription for the other.
+    socket.unsubscribe(['ROFEX:DLR/DIC26']);
+    await settle();
+    expect(server.current.actions('unsubscribe')).toEqual([]);
+    server.current.push({ 'ROFEX:DLR/DIC26': { md: { LA: 7 } } });
+    await settle();
+    expect(socket.quote('rofex:dlr/dic26')!.md).toEqual({ LA: 7 });
+    expect(socket.quote('ROFEX:DLR/DIC26')).toBeUndefined();
+    socket.unsubscribe(['rofex:dlr/dic26']);
+    await settle();
+    expect(
+      server.current
+        .actions('unsubscribe')
+        .flatMap((message) => message.symbols as string[])
+        .sort(),
+    ).toEqual(['ROFEX:DLR/DIC26', 'rofex:dlr/dic26']);
+  });
+
   it('reconnects after a network failure, checking connectivity first, and raises the reconnect flag for 1 s', async () => {
     const { server, log, socket, statuses, checks } = setup();
     socket.start('tok');

@@ -73,10 +73,20 @@ export interface MarketSocket {
 
 const defaultYield = (task: () => void) => setTimeout(task, 0);
 
+/**
+ * A symbol as the server keys it, apart from spelling: the server answers in the catalogue's
+ * spelling of the name written, its variants in letter case and spaces being one symbol
+ * (server/market/catalogue.ts foldSymbol).
+ */
+const fold = (symbol: string) => symbol.trim().replace(/\s+/g, ' ').toUpperCase();
+
 export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
   const log = options.log ?? console;
   const random = options.random ?? Math.random;
   const wanted = new Set<string>();
+  /** The wanted symbols by their folded form: the server's key for any of them reaches them all. */
+  const wantedByFold = new Map<string, Set<string>>();
+  const wantedAs = (key: string): Iterable<string> => wantedByFold.get(fold(key)) ?? [];
   /** Symbols subscribed on the current connection (sent, not unsubscribed). */
   const onServer = new Set<string>();
   const quotes = new Map<string, Quote>();
@@ -114,11 +124,12 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
         handleEvent(entry.message);
         continue;
       }
-      for (const [symbol, payload] of entry.symbols) {
-        // A late update of a symbol already let go of is of no use to anyone.
-        if (!wanted.has(symbol)) continue;
-        quotes.set(symbol, applyPayload(quotes.get(symbol), payload));
-        changed.push(symbol);
+      for (const [key, payload] of entry.symbols) {
+        // Each wanted spelling of the name (a late update of a symbol already let go of reaches none).
+        for (const symbol of wantedAs(key)) {
+          quotes.set(symbol, applyPayload(quotes.get(symbol), payload));
+          changed.push(symbol);
+        }
       }
       if (entry.requestId != null) requests.answered(entry.requestId);
     }
@@ -147,7 +158,8 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
     clearTimeout(timers.flush);
     timers.flush = undefined;
     if (!ready) return;
-    const toRemove = [...onServer].filter((symbol) => !wanted.has(symbol));
+    // The server holds one subscription for every spelling of a name: it goes when none is wanted.
+    const toRemove = [...onServer].filter((symbol) => !wantedByFold.has(fold(symbol)));
     const toAdd = [...wanted].filter((symbol) => !onServer.has(symbol));
     for (const [action, symbols] of [
       ['unsubscribe', toRemove],
@@ -289,7 +301,12 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
     },
     stop,
     subscribe(symbols) {
-      for (const symbol of symbols) wanted.add(symbol);
+      for (const symbol of symbols) {
+        wanted.add(symbol);
+        let spellings = wantedByFold.get(fold(symbol));
+        if (!spellings) wantedByFold.set(fold(symbol), (spellings = new Set()));
+        spellings.add(symbol);
+      }
       // Asked before the socket is ready, the subscription waits for it (sent once it is).
       if (status.state === 'idle' || status.state === 'unauthorized') log.warn(LOG_NOT_CONNECTED);
       else if (!ready) log.info(LOG_NOT_READY);
@@ -301,6 +318,9 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
       for (const symbol of symbols) {
         wanted.delete(symbol);
         quotes.delete(symbol);
+        const spellings = wantedByFold.get(fold(symbol));
+        spellings?.delete(symbol);
+        if (spellings?.size === 0) wantedByFold.delete(fold(symbol));
       }
       requests.released(symbols);
       scheduleFlush();

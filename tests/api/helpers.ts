@@ -361,9 +361,9 @@ export function nextMarketsEvent(socket: WebSocket, what: string, matches: (even
   ).then(({ event }) => event);
 }
 
-/** Resolves with the close code and reason, whenever the close happened. */
-export function waitForClose(socket: WebSocket): Promise<CloseInfo> {
-  return waitFor(socket, 'the socket to close', (inbox) => inbox.closed ?? undefined);
+/** Resolves with the close code and reason, whenever the close happened (failing after `timeoutMs`). */
+export function waitForClose(socket: WebSocket, timeoutMs = WAIT_MS): Promise<CloseInfo> {
+  return waitFor(socket, 'the socket to close', (inbox) => inbox.closed ?? undefined, timeoutMs);
 }
 
 export function sendJson(socket: WebSocket, message: unknown): void {

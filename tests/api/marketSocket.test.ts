@@ -1,6 +1,7 @@
-// The market socket /ws/market (issue 4): snapshots and updates keyed by the symbol as the
-// client wrote it, unsubscribe, bad subscriptions, the subscription limit, a slow reader, and
-// the per-socket limits both sockets share.
+// The market socket /ws/market (issue 4): snapshots and updates keyed by the name the client
+// wrote, in the catalogue's spelling (its variants in letter case and spaces are one),
+// unsubscribe, bad subscriptions, the subscription limit, a slow reader, and the per-socket
+// limits both sockets share.
 //
 // SQLite only: the market lives in memory and touches the database only to sign in. The
 // harness clock is frozen, so the feeds' timers make no ticks; each test stops them anyway and
@@ -67,6 +68,22 @@ describe('market socket on sqlite', () => {
   /** The answer to a subscribe: the latest entry, and the market the symbol belongs to. */
   const snapshotEntry = (key: string): SymbolEntry & { market: string } => ({ ...latestEntry(key), market: marketOf(instrumentOf(key)) });
   const dollarFutures = () => market().catalogue.instruments.filter((instrument) => instrument.kind === 'future' && instrument.product === 'DLR');
+
+  /**
+   * `count` more instruments in the catalogue (copies of a dollar future under new names), each
+   * with a state in the hub: the catalogue's 500 instruments and their aliases are fewer names
+   * than the subscription limit, and the exchange's catalogue can be larger.
+   */
+  function addInstruments(count: number): string[] {
+    const model = dollarFutures()[0]!;
+    const md = market().hub.latest(model.instrumentId.symbol)!;
+    return Array.from({ length: count }, (_, i) => {
+      const symbol = `DLR/TEST${i}`;
+      market().catalogue.add({ ...model, instrumentId: { ...model.instrumentId, symbol }, aliases: [] }, 1000);
+      market().hub.publish({ instrumentId: { marketId: 'ROFX', symbol }, marketData: md, timestamp: server.clock.now() });
+      return symbol;
+    });
+  }
 
   async function marketSocket(): Promise<WebSocket> {
     const socket = await openAuthenticatedSocket(server.wsUrl('/ws/market'), token);
@@ -156,6 +173,34 @@ describe('market socket on sqlite', () => {
       const plain = await subscribe(socket, symbol);
       expect(Object.keys(plain)).toEqual([symbol]);
       expect(plain[symbol]).toEqual(prefixed[`ROFEX:${symbol}`]);
+    });
+
+    it("takes a symbol's variants in letter case and spaces as one symbol: keyed by the catalogue's spelling, counted once", async () => {
+      const socket = await marketSocket();
+      const symbol = dollarFutures()[1]!.instrumentId.symbol;
+      const key = `ROFEX:${symbol}`;
+      const variants = [...caseVariants(key, 20), key.toLowerCase()];
+      for (const [i, variant] of variants.entries()) {
+        const answer = await subscribe(socket, i % 2 === 0 ? variant : `  ${variant}\t`, `v${i}`);
+        expect(keysOf(answer)).toEqual([key]);
+        expect(answer[key]).toEqual(snapshotEntry(key));
+      }
+      const long = 'MERV - XMEV - AL30 - 24hs';
+      sendJson(socket, {
+        action: 'subscribe',
+        symbols: [symbol.toLowerCase(), symbol, 'byma:al30', 'BYMA:al30', 'merv  -  xmev - al30 - 24HS'],
+        requestId: 'batch',
+      });
+      expect(keysOf(await nextMessage(socket))).toEqual([symbol, 'BYMA:AL30', long].sort());
+      // One subscription for all the variants of each name; updates keyed by the catalogue's spelling.
+      const [listed] = market().clients;
+      expect([...listed!.keys()].sort()).toEqual([key, symbol, 'BYMA:AL30', long].sort());
+      advanceUntilUpdated([key]);
+      const update = (await nextMessage(socket)) as Message;
+      expect(keysOf(update)).toEqual(expect.arrayContaining([key, symbol]));
+      // Any variant unsubscribes it.
+      sendJson(socket, { action: 'unsubscribe', symbol: key.toLowerCase(), requestId: 'off' });
+      expect(await nextMessage(socket)).toEqual({ event: 'unsubscribed', symbol: key, requestId: 'off' });
     });
 
     it('sends no expiration for a share', async () => {
@@ -322,9 +367,7 @@ describe('market socket on sqlite', () => {
 
     it('counts a list against the subscription limit: all of it or none', async () => {
       const socket = await marketSocket();
-      const keys = dollarFutures()
-        .flatMap((future) => caseVariants(`ROFEX:${future.instrumentId.symbol}`, 400))
-        .slice(0, MARKET_LIMITS.maxSubscriptions + 1);
+      const keys = addInstruments(MARKET_LIMITS.maxSubscriptions + 1);
       for (let start = 0; start < MARKET_LIMITS.maxSubscriptions - 100; start += 500) {
         const slice = keys.slice(start, Math.min(start + 500, MARKET_LIMITS.maxSubscriptions - 100));
         sendJson(socket, { action: 'subscribe', symbols: slice });
@@ -360,11 +403,7 @@ describe('market socket on sqlite', () => {
 
   it(`refuses subscription number ${MARKET_LIMITS.maxSubscriptions + 1} on one socket`, async () => {
     const socket = await marketSocket();
-    // The limit counts symbols as written, so case variants of the futures' symbols make
-    // enough distinct keys (the catalogue has far fewer than 2000 instruments).
-    const keys = dollarFutures()
-      .flatMap((future) => caseVariants(`ROFEX:${future.instrumentId.symbol}`, 400))
-      .slice(0, MARKET_LIMITS.maxSubscriptions + 2);
+    const keys = addInstruments(MARKET_LIMITS.maxSubscriptions + 2);
     expect(new Set(keys).size).toBe(MARKET_LIMITS.maxSubscriptions + 2);
     const [extra, another] = keys.splice(MARKET_LIMITS.maxSubscriptions);
     await subscribeAll(socket, keys);

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { SocketCloseCode } from '../../src/protocol/socket.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
+import { tooManySocketsMessage } from '../../server/ws/endpoint.js';
 import {
   ADMIN,
   SocketRefused,
@@ -11,6 +12,7 @@ import {
   nextMessage,
   openAuthenticatedSocket,
   openSocket,
+  pollUntil,
   sendJson,
   signIn,
   waitForClose,
@@ -191,6 +193,52 @@ describe.each(databaseTargets())('websockets on $name', (target) => {
         await expectPong(socket, 'trusted');
         socket.close();
       });
+    });
+  });
+
+  describe('sockets per user', () => {
+    const MAX = 4;
+    let server: TestServer;
+    const opened: WebSocket[] = [];
+    beforeEach(async () => {
+      server = await startServer(target, { socketsPerUser: MAX });
+    });
+    afterEach(async () => {
+      for (const socket of opened.splice(0)) socket.terminate();
+      await server.close();
+    });
+    const open = async (socketPath: string) => {
+      const socket = await openSocket(server.wsUrl(socketPath));
+      opened.push(socket);
+      return socket;
+    };
+
+    it('refuses a socket past SOCKETS_PER_USER of one user in the process (both paths and every session counted), with 4429 and the reason', async () => {
+      const first = await signIn(server.baseUrl);
+      const second = await signIn(server.baseUrl);
+      // Two sessions of demo, each with both sockets: the cap is the user's, not the session's.
+      for (const { token } of [first, second]) for (const socketPath of SOCKET_PATHS) await authenticate(await open(socketPath), token);
+      const message = tooManySocketsMessage(MAX);
+      expect(message).toBe('Demasiadas conexiones abiertas de este usuario (máximo 4): cierre otras pestañas o dispositivos');
+      for (const socketPath of SOCKET_PATHS) {
+        const refused = await open(socketPath);
+        sendJson(refused, { action: 'auth', token: first.token });
+        expect(await nextMessage(refused)).toEqual({ event: 'error', message });
+        expect(await waitForClose(refused)).toEqual({ code: SocketCloseCode.tooManySockets, reason: message });
+      }
+      // Another user is not held back by demo's sockets.
+      const admin = await signIn(server.baseUrl, ADMIN);
+      const adminSocket = await openAuthenticatedSocket(server.wsUrl('/ws/market'), admin.token);
+      opened.push(adminSocket);
+      await expectPong(adminSocket, 'admin');
+      // One of demo's closes: a new one fits again.
+      opened[0]!.close();
+      await waitForClose(opened[0]!);
+      const userId = first.user._id;
+      await pollUntil('the closed socket to leave the count', () => (server.app.ctx.sockets.countOfUser(userId) < MAX ? true : null));
+      const again = await open('/ws/positions');
+      await authenticate(again, second.token);
+      await expectPong(again, 'fits');
     });
   });
 });
