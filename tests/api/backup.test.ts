@@ -80,7 +80,7 @@ describe('backup and restore of the SQLite database', () => {
     expect(restored.stdout).toContain('restored');
     const second = await start(restoredDir);
     const reader = await session(second);
-    const before = acknowledged.filter((write) => write.at < began);
+    const before = acknowledged.filter((write) => write.at <= began);
     expect(before.length).toBeGreaterThanOrEqual(20);
     const missing: string[] = [];
     for (const { id } of before) if (!(await exists(reader, id))) missing.push(id);

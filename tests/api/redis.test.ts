@@ -139,9 +139,10 @@ describe.runIf(redisUrl)('market data across two processes on Redis', () => {
     // keeping what the admin asked: stopped, at 123 ticks a second.
     first.child.kill('SIGKILL');
     await new Promise((r) => first.child.once('exit', r));
-    const takenOver = await until('the second process to take the rofex feed over', async () => {
+    // The lock is taken before the admin's wish is read from Redis and applied: wait for both.
+    const takenOver = await until('the second process to take the rofex feed over, as the admin left it', async () => {
       const rofex = await rofexOf(second, adminOnSecond.token);
-      return rofex.process === secondId ? rofex : null;
+      return rofex.process === secondId && rofex.rate === 123 ? rofex : null;
     });
     expect(takenOver).toMatchObject({ state: 'stopped', rate: 123 });
     expect((await feedsOf(second, adminOnSecond.token)).processes).toEqual([
