@@ -33,6 +33,7 @@
 // --rss-cap-mb is killed (this machine is shared). Figures only; nothing here asserts.
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -373,6 +374,8 @@ interface Target {
   attacker: { token: string; id: string };
   /** storage-create's visores, for storage-list. */
   storage: { made: number };
+  /** spraying's accounts. */
+  victims: string[];
 }
 
 /** What an attack did and what the server answered. */
@@ -460,10 +463,15 @@ async function signInFlood(target: Target, signal: AbortSignal): Promise<AttackR
   return { sent: `${sent} sign-ins of random usernames, 8 at a time`, answers };
 }
 
+/** spraying's six accounts, made before its phase (each is a slow password hash, not the attack's). */
+async function sprayingVictims(target: Target): Promise<void> {
+  for (let i = 1; i <= 6; i++)
+    target.victims.push((await newAccount(target.baseUrl, target.adminToken, `victima${i}_${randomBytes(3).toString('hex')}`)).username);
+}
+
 async function spraying(target: Target, signal: AbortSignal): Promise<AttackReport> {
   const answers = new Tally();
-  const victims: string[] = [];
-  for (let i = 1; i <= 6; i++) victims.push((await newAccount(target.baseUrl, target.adminToken, `victima${i}_${randomBytes(3).toString('hex')}`)).username);
+  const victims = target.victims;
   const guesses = ['123456', 'password', 'qwerty123', 'Argentina2026', 'merval123'];
   let sent = 0;
   // Each guess over every account, as a sprayer does: 5 per account, under a per-account limit of 5.
@@ -586,6 +594,9 @@ const RUN: Record<AttackName, (target: Target, signal: AbortSignal) => Promise<A
   'storage-list': storageList,
 };
 
+/** What an attack needs made before its phase starts. */
+const SETUP: Partial<Record<AttackName, (target: Target) => Promise<void>>> = { spraying: sprayingVictims };
+
 /** Attacks that end when they are done (within a cap), not after --seconds. */
 const UNTIL_DONE: Partial<Record<AttackName, number>> = { spraying: 60_000, 'storage-create': 180_000 };
 
@@ -614,6 +625,8 @@ async function phase(name: string, deployment: Deployment, legit: LegitClient, t
     }
   }, 100);
   const controller = new AbortController();
+  // Every socket of an attack listens for its end: 1,500 of them on one signal is not a leak.
+  setMaxListeners(0, controller.signal);
   const started = performance.now();
   legit.start();
   const running = attack ? RUN[attack](target, controller.signal) : Promise.resolve(null);
@@ -723,6 +736,7 @@ async function prepare(deployment: Deployment): Promise<{ target: Target; legit:
     adminToken,
     attacker: { token: attacker.token, id: attacker.id },
     storage: { made: 0 },
+    victims: [],
   };
   return { target, legit };
 }
@@ -745,6 +759,7 @@ async function main(): Promise<void> {
       console.log('storage-list: skipped, storage-create saved no visor');
       continue;
     }
+    await SETUP[attack]?.(target);
     const result = await phase(attack, deployment, legit, target, attack);
     results.push(result);
     console.log(
