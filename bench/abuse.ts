@@ -94,6 +94,8 @@ interface ServerProcess {
   /** The last lines it wrote, shown when it dies. */
   tail: string[];
   exit: { code: number | null; signal: string | null } | null;
+  /** Resolves when it exits. */
+  exited: Promise<void>;
   /** Killed by this bench for passing --rss-cap-mb. */
   capped: boolean;
 }
@@ -106,7 +108,16 @@ interface Deployment {
 function startProcess(env: Record<string, string>): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env } });
-    const server: ServerProcess = { child, pid: child.pid!, baseUrl: '', tail: [], exit: null, capped: false };
+    let exited = () => {};
+    const server: ServerProcess = {
+      child,
+      pid: child.pid!,
+      baseUrl: '',
+      tail: [],
+      exit: null,
+      capped: false,
+      exited: new Promise<void>((resolve) => (exited = resolve)),
+    };
     let output = '';
     const keep = (chunk: Buffer) => {
       const text = chunk.toString();
@@ -125,6 +136,7 @@ function startProcess(env: Record<string, string>): Promise<ServerProcess> {
     child.stderr!.on('data', keep);
     child.on('exit', (code, signal) => {
       server.exit = { code, signal };
+      exited();
       if (!server.baseUrl) reject(new Error(`server exited (${code ?? signal}) before it started:\n${output}`));
     });
   });
@@ -631,7 +643,7 @@ async function phase(name: string, deployment: Deployment, legit: LegitClient, t
   legit.start();
   const running = attack ? RUN[attack](target, controller.signal) : Promise.resolve(null);
   const cap = attack && UNTIL_DONE[attack];
-  const died = new Promise<void>((resolve) => deployment.servers.forEach((server) => server.child.once('exit', () => resolve())));
+  const died = Promise.race(deployment.servers.map((server) => server.exited));
   // An attack that ends on its own (spraying, storage-create) runs until it does, within its cap;
   // the others for --seconds. Either way the phase ends when a server dies.
   await Promise.race([cap ? running.then(() => undefined) : sleep(SECONDS * 1000), cap ? sleep(cap) : new Promise(() => {}), died]);
