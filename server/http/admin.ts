@@ -85,11 +85,20 @@ const EXPORT_PAGE_ROWS = 1000;
 export const CSV_TIME_COLUMN = 'fecha (Buenos Aires)';
 const CSV_COLUMNS = [CSV_TIME_COLUMN, 'usuario', 'id_usuario', 'accion', 'ip', 'detalle', 'id'];
 
-/** One CSV cell: quoted when it must be, and never read as a formula by a spreadsheet. */
+/**
+ * Where a spreadsheet may start a field: the cell's start, and after any character a reader may
+ * split at: `,`, `;` (the list separator of Excel in Argentina and most of Europe, which splits
+ * this comma-separated file at semicolons, inside quotes too when the field did not start with
+ * one) and line breaks. A field that starts, past spaces or quotes, with = + - @ TAB or CR is
+ * read as a formula: such a start gets a `'`, which makes it text.
+ */
+const FORMULA_START = /(^|[,;\r\n])(?=[ "]*[=+\-@\t\r])/g;
+
+/** One CSV cell: quoted when it must be, and never read as a formula by a spreadsheet with either separator. */
 function csvCell(value: string | null): string {
   if (value == null) return '';
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  const text = value.replace(FORMULA_START, "$1'");
+  return /[",;\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
 /** `2026-11-27 14:02:05`: a log time in Buenos Aires, as spreadsheets read a date and time. */

@@ -1,16 +1,19 @@
-// GET /app.webmanifest?v=<visor id>:<title>&…: the built web manifest (STATIC_DIR's
-// manifest.webmanifest, written by vite-plugin-pwa) with a shortcut more per favourite visor the
-// page names (src/lib/manifestShortcuts.ts). The page points its <link rel="manifest"> here while
-// a user with favourites is signed in, so an installed app's shortcuts follow them. No sign-in
-// and nothing stored: the answer holds only what the query holds. Revalidated, never cached
-// as immutable (the favourites change).
+// GET /app.webmanifest: the built web manifest (STATIC_DIR's manifest.webmanifest, written by
+// vite-plugin-pwa) with a shortcut more per favourite visor the page put in its cookie
+// (SHORTCUTS_COOKIE, src/lib/manifestShortcuts.ts; the page's manifest link asks with
+// credentials). The page points its <link rel="manifest"> here while a user with favourites is
+// signed in, so an installed app's shortcuts follow them. The titles travel in the cookie, not
+// the URL, which access logs keep. No sign-in and nothing stored: the answer holds only what the
+// cookie holds (the query, a revision that makes the browser read it again, is ignored).
+// Revalidated, never cached as immutable (the favourites change).
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import {
+  cookieOf,
   FAVOURITES_MANIFEST_PATH,
-  parseShortcutQuery,
-  SHORTCUT_PARAM,
+  parseShortcutsCookie,
+  SHORTCUTS_COOKIE,
   withFavouriteShortcuts,
   type ManifestShortcut,
 } from '../../src/lib/manifestShortcuts.js';
@@ -21,13 +24,11 @@ interface BuiltManifest {
   icons?: unknown[];
 }
 
-const asList = (value: unknown): string[] => (value == null ? [] : Array.isArray(value) ? value.map(String) : [String(value)]);
-
 export function manifestRoutes(staticDir: string) {
   const builtManifest = path.join(staticDir, 'manifest.webmanifest');
   return async (app: FastifyInstance) => {
     app.get(FAVOURITES_MANIFEST_PATH, async (request, reply) => {
-      const parsed = parseShortcutQuery(asList((request.query as Record<string, unknown>)[SHORTCUT_PARAM]));
+      const parsed = parseShortcutsCookie(cookieOf(request.headers.cookie, SHORTCUTS_COOKIE));
       if (!parsed.ok) return reply.code(400).send(errorBody(parsed.error));
       let manifest: BuiltManifest;
       try {
@@ -36,10 +37,14 @@ export function manifestRoutes(staticDir: string) {
       } catch {
         return reply.code(404).header('cache-control', 'no-cache').send(errorBody('Manifiesto no encontrado: el cliente no está construido (npm run build)'));
       }
-      return reply
-        .header('cache-control', 'no-cache')
-        .type('application/manifest+json; charset=utf-8')
-        .send(JSON.stringify(withFavouriteShortcuts(manifest, parsed.shortcuts)));
+      return (
+        reply
+          // Each browser's own favourites: no shared cache keeps it, and none answers it for another cookie.
+          .header('cache-control', 'private, no-cache')
+          .header('vary', 'Cookie')
+          .type('application/manifest+json; charset=utf-8')
+          .send(JSON.stringify(withFavouriteShortcuts(manifest, parsed.shortcuts)))
+      );
     });
   };
 }

@@ -16,6 +16,7 @@ import {
   STALE_VISOR,
   storedColor,
   storedSecciones,
+  withoutBrokerData,
   type Favourites,
   type PublicVisor,
   type ReadVisor,
@@ -65,7 +66,10 @@ export function toVisor(row: VisorRow): Visor {
   };
 }
 
-/** What a user other than the owner reads of a public visor: what public mode shows, nothing of the owner's. */
+/**
+ * What a user other than the owner reads of a public visor: what public mode shows, nothing of
+ * the owner's (nor the broker behind a positions section: a visitor sees only their own).
+ */
 export function toPublicVisor(row: VisorRow): PublicVisor {
   return {
     visor_id: row.id,
@@ -73,7 +77,7 @@ export function toPublicVisor(row: VisorRow): PublicVisor {
     emoji: row.emoji,
     color: storedColor(row.color),
     public: true,
-    secciones: storedSecciones(row.secciones),
+    secciones: withoutBrokerData(storedSecciones(row.secciones)),
     version: row.version,
   };
 }
@@ -412,13 +416,17 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       return favouritesOf(db, user.id, tree.nodes);
     },
 
-    /** Copies an own or public visor for the caller, at the root of the caller's tree. */
+    /**
+     * Copies an own or public visor for the caller, at the root of the caller's tree. A copy of
+     * someone else's visor gets its sections as the caller reads them: without the owner's broker.
+     */
     async cloneVisor(actor: Actor, visorId: string): Promise<{ visor: Visor; workspace: WorkspaceState }> {
       const { row, workspace } = await db.transaction().execute(async (trx) => {
         const source = await readable(trx, actor.user, visorId);
         if (!source) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
         const title = `${source.title} (copia)`.slice(0, 200);
-        const secciones = storedSecciones(source.secciones);
+        const stored = storedSecciones(source.secciones);
+        const secciones = source.owner === actor.user.id ? stored : withoutBrokerData(stored);
         const inserted = await insertVisor(trx, actor.user, { title, emoji: source.emoji, color: storedColor(source.color), secciones }, null);
         return { row: inserted, workspace: await stateOf(trx, actor.user.id) };
       });

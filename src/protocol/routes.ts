@@ -165,7 +165,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', path: '/api/accounts/:account/fills', auth: 'user', params: ACCOUNT, response: FillsResponse },
   { method: 'GET', path: '/api/admin/positions', auth: 'admin', response: AdminPositionsResponse },
 
-  // The web manifest with the favourites' shortcuts the query names (`v=<visor id>:<title>`,
+  // The web manifest with the favourites' shortcuts the page's cookie names (visores_atajos,
   // lib/manifestShortcuts.ts parses it): application/manifest+json, no sign-in, nothing stored.
   { method: 'GET', path: '/app.webmanifest', auth: 'none' },
   // A PNG.

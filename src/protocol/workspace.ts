@@ -309,14 +309,15 @@ export const FormulaConfig = z.preprocess(
 export type FormulaConfig = z.infer<typeof FormulaConfig>;
 
 /**
- * A positions section (issue 19): the account it shows ('' until one is chosen) and the broker
- * session it is reached through: `brokerUrl` (`sim://`, the paper broker, when absent) and the
- * broker `username` ('' when absent). Never the password: it is sent once, to connect. Both are
- * optional, so configs stored as `{account}` load as they are (a paper-broker account); the
- * section reads them with its defaults (sections/positions/positionsConfig.ts).
+ * A positions section (issue 19): the account it shows ('' or absent until one is chosen) and the
+ * broker session it is reached through: `brokerUrl` (`sim://`, the paper broker, when absent) and
+ * the broker `username` ('' when absent). Never the password: it is sent once, to connect. All
+ * are optional, so configs stored as `{account}` load as they are (a paper-broker account), and
+ * `{}` is a section whose owner has chosen nothing yet: what anyone but the owner gets
+ * (withoutBrokerData). The section reads them with its defaults (sections/positions/positionsConfig.ts).
  */
 export const PositionsConfig = z.strictObject({
-  account: text('La cuenta', 50, true),
+  account: text('La cuenta', 50, true).optional(),
   brokerUrl: text('La dirección del broker', 300, true).optional(),
   username: text('El usuario del broker', 200, true).optional(),
 });
@@ -364,6 +365,16 @@ export function storedSecciones(json: string): Section[] {
   });
 }
 type SectionOf<T extends Section['type']> = Extract<Section, { type: T }>;
+
+/**
+ * The sections as anyone but their owner may have them (a visitor of a public visor, a clone of
+ * another user's visor): a positions section keeps its place and title but carries none of the
+ * owner's broker (no account, broker address or broker username), so whoever reads or copies it
+ * sees nothing of the owner's positions and connects their own.
+ */
+export function withoutBrokerData(sections: Section[]): Section[] {
+  return sections.map((section) => (section.type === 'positions' ? { ...section, config: {} } : section));
+}
 
 export const Secciones = z.array(Section).max(MAX_SECTIONS, `Un visor no puede superar ${MAX_SECTIONS} secciones`);
 

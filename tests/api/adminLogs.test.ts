@@ -6,7 +6,7 @@ import { AdminLogsResponse, type OperatorLogItem } from '../../src/protocol/admi
 import { OPERATOR_ACTIONS } from '../../server/db/operatorLog.js';
 import { CSV_TIME_COLUMN, csvTime, exportFileName } from '../../server/http/admin.js';
 import { LOG_ACTIONS } from '../../src/features/admin/logActions.js';
-import { csvRecords } from '../e2e/csv.js';
+import { csvRecords, parseCsv } from '../e2e/csv.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, api, createUser, expectBody, expectErrorResponse, session, type Session } from './helpers.js';
 
@@ -100,6 +100,35 @@ describe.each(databaseTargets())('operator log export and paging on $name', (tar
     expect(logins.map((record) => record.id)).toEqual(paged.filter((row) => row.action === 'login').map((row) => row.id));
     const future = new Date(server.clock.now() + 86_400_000).toISOString();
     expect(csvRecords((await exportCsv(`?from=${encodeURIComponent(future)}`)).text)).toEqual([]);
+  });
+
+  it('exports no cell a spreadsheet reads as a formula, split at commas or at semicolons', async () => {
+    // A failed sign-in writes the username as typed: Excel with ';' (Argentina's) would split
+    // this at its semicolons and run =1+1.
+    const typed = 'x;=1+1;';
+    expectErrorResponse(await api(server, null).post('/api/login', { username: typed, password: 'no-es' }), 401);
+    // Other starts of a field: after a comma or a line break, past spaces or a quote, each formula character.
+    const tricky = ['a,=2+2', 'b;"=3+3"', 'c\n@SUM(1)', '-4', '+5', ' =6', '\t=7', 'd; \t8', 'e,\r=9', '"=10"'];
+    for (const [index, username] of tricky.entries())
+      await server.app.ctx.auth.log.add({ userId: null, username, action: 'login_failed', detail: { n: [index, -1] }, ip: `;=${index}` });
+
+    const { text } = await exportCsv('?action=login_failed');
+    const FORMULA = /^[ "]*[=+\-@\t\r]/;
+    for (const separator of [',', ';'])
+      for (const quotes of ['rfc', 'excel'] as const) {
+        const fields = parseCsv(text, { separator, quotes }).flat();
+        expect(fields.length, `${separator} ${quotes}`).toBeGreaterThan(tricky.length);
+        expect(
+          fields.filter((field) => FORMULA.test(field)),
+          `fields that start a formula, read with '${separator}' (${quotes})`,
+        ).toEqual([]);
+      }
+    // Read as written (commas), each cell is what was logged, a formula's start marked as text.
+    const usernames = csvRecords(text).map((record) => record.usuario);
+    expect(usernames).toContain("x;'=1+1;");
+    expect(usernames).toEqual(
+      expect.arrayContaining(["a,'=2+2", 'b;\'"=3+3"', "c\n'@SUM(1)", "'-4", "'+5", "' =6", "'\t=7", "d;' \t8", "e,'\r'=9", '\'"=10"']),
+    );
   });
 
   it('filters by market days (Buenos Aires, UTC−3), not UTC days, in pages and in the export', async () => {

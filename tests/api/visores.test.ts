@@ -14,6 +14,7 @@ import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, api, createUser, expectBody, expectErrorResponse, expectSuccess, session, type Session } from './helpers.js';
 import {
   SECTIONS,
+  SECTIONS_WITHOUT_BROKER,
   folder,
   getFavs,
   leaf,
@@ -620,7 +621,7 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       const response = await other.api.post(`/api/visores/${other.user._id}/${id}/clonar`);
       const copyId = expectSuccess<{ data: { id_visor: string } }>(response).data.id_visor;
       const copy = await readVisor(other, copyId);
-      expect(copy).toMatchObject({ owner: other.user._id, title: 'Compartido (copia)', secciones: SECTIONS, fav: false, public: false });
+      expect(copy).toMatchObject({ owner: other.user._id, title: 'Compartido (copia)', secciones: SECTIONS_WITHOUT_BROKER, fav: false, public: false });
       const otherTree = await readTree(other);
       expect(otherTree.nodes).toEqual([...otherTreeBefore.nodes, leafOfVisor(copy)]);
       // The copy is other's alone: demo neither lists nor reads it.
@@ -645,6 +646,39 @@ describe.each(databaseTargets())('visores API on $name', (target) => {
       }
       // The owner still reads the whole visor.
       expect(await readVisor(demo, id)).toEqual(owner);
+    });
+
+    it("carries none of the owner's broker (account, brokerUrl, username) to a visitor, the admin, or a clone", async () => {
+      const { id, visor } = await demoVisor(true);
+      const positions = visor.secciones.find((section) => section.type === 'positions')!;
+      const broker = positions.config as Record<string, unknown>;
+      expect(Object.keys(broker).sort()).toEqual(['account', 'brokerUrl', 'username']);
+      const leaks = (text: string) =>
+        [...Object.keys(broker).map((key) => `"${key}"`), ...Object.values(broker).map(String)].filter((needle) => text.includes(needle));
+
+      for (const visitor of [other, admin]) {
+        const response = await visitor.api.get(`/api/visores/${id}/get`);
+        expect(response.status).toBe(200);
+        expect(leaks(response.text), 'the public answer').toEqual([]);
+        // The section is there, with its place and title, and a config of nothing chosen.
+        expect((response.body as { data: Visor }).data.secciones).toEqual(SECTIONS_WITHOUT_BROKER);
+      }
+
+      const cloned = await other.api.post(`/api/visores/${other.user._id}/${id}/clonar`);
+      expect(leaks(cloned.text), 'the clone answer').toEqual([]);
+      const copyId = expectSuccess<{ data: { id_visor: string } }>(cloned).data.id_visor;
+      const copy = await other.api.get(`/api/visores/${copyId}/get`);
+      expect(leaks(copy.text), 'the clone').toEqual([]);
+      expect(leaks((await other.api.get(`/api/visores/${other.user._id}`)).text), "the cloner's list").toEqual([]);
+      expect(
+        leaks(JSON.stringify(await server.app.ctx.db.selectFrom('visores').select('secciones').where('id', '=', copyId).execute())),
+        'the stored clone',
+      ).toEqual([]);
+
+      // The owner still reads, and clones, their own broker.
+      expect((await readVisor(demo, id)).secciones).toEqual(SECTIONS);
+      const own = expectSuccess<{ data: { id_visor: string } }>(await demo.api.post(`/api/visores/${demo.user._id}/${id}/clonar`)).data.id_visor;
+      expect((await readVisor(demo, own)).secciones).toEqual(SECTIONS);
     });
 
     it('loses access once the owner unshares it', async () => {

@@ -60,9 +60,15 @@ export const SECTIONS: Section[] = [
     type: 'positions',
     title: 'Cartera',
     layout: { x: 4, y: 9, w: 8, h: 3 },
-    config: { account: '12345' },
+    config: { account: '12345', brokerUrl: 'https://api.remarkets.primary.com.ar', username: 'usuario-del-broker' },
   },
 ];
+
+/**
+ * SECTIONS as anyone but their owner gets them (a visitor, a clone of someone else's visor): the
+ * positions section without the owner's broker account, address or username.
+ */
+export const SECTIONS_WITHOUT_BROKER: Section[] = SECTIONS.map((section) => (section.type === 'positions' ? { ...section, config: {} } : section));
 
 /** POST /api/visores/{userId}/new; returns the new visor's id. */
 export async function newVisor(who: Session, body: Record<string, unknown> = {}): Promise<string> {
@@ -88,7 +94,7 @@ export function publicFieldsOf(visor: Visor): PublicVisor {
     emoji: visor.emoji,
     color: visor.color,
     public: true,
-    secciones: visor.secciones,
+    secciones: visor.secciones.map((section) => (section.type === 'positions' ? { ...section, config: {} } : section)),
     version: visor.version,
   };
 }

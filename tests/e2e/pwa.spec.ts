@@ -1,8 +1,8 @@
 // The installable app (issue 21): Chromium finds it installable (CDP's installability errors and
 // manifest errors are empty), the service worker controls the page from the first reload on,
 // the shell answers navigations with the network off, emoji images are kept on first use,
-// nothing of /api is ever in CacheStorage, and the manifest link carries the user's favourite
-// visores as shortcuts after Inicio. The service worker is allowed here (blocked by default in
+// nothing of /api is ever in CacheStorage, and the manifest carries the user's favourite
+// visores as shortcuts after Inicio (their titles in a cookie, never in a URL). The service worker is allowed here (blocked by default in
 // playwright.config.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -127,28 +127,42 @@ test('no /api answer is ever cached; emoji images are, on first use', async ({ p
   expect(urls.filter((url) => /^\/api(\/|$)/i.test(url))).toEqual([]);
 });
 
-test('the manifest link carries the favourite visores as shortcuts after Inicio', async ({ page, request }) => {
+test('the manifest carries the favourite visores as shortcuts after Inicio, their titles never in a URL', async ({ page, request }) => {
   const account = await newUser(request, 'pwafav');
-  const visorId = await seedVisor(request, account, 'Dólar: mis futuros');
+  const title = 'Dólar: mis futuros';
+  const visorId = await seedVisor(request, account, title);
   await seedVisor(request, account, 'No favorito');
   const { token, user } = await login(request, account);
   const fav = await request.put(`/api/visores/${user._id}/${visorId}/fav`, { headers: { authorization: `Bearer ${token}` } });
   expect(fav.ok(), await fav.text()).toBe(true);
+  // Every URL the browser asks for, the service worker's and shared worker's included.
+  const urls: string[] = [];
+  page.context().on('request', (sent) => urls.push(decodeURIComponent(sent.url())));
 
   await page.goto('/auth/signin');
   await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
   await signIn(page, account);
   await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
   const link = page.locator('link[rel="manifest"]');
-  await expect(link).toHaveAttribute('href', /^\/app\.webmanifest\?/);
+  await expect(link).toHaveAttribute('href', /^\/app\.webmanifest\?r=\d+$/);
+  await expect(link).toHaveAttribute('crossorigin', 'use-credentials');
 
   const cdp = await page.context().newCDPSession(page);
-  await expect.poll(async () => (await cdp.send('Page.getAppManifest')).url).toMatch(/\/app\.webmanifest\?/);
+  await expect.poll(async () => (await cdp.send('Page.getAppManifest')).url).toMatch(/\/app\.webmanifest\?r=\d+$/);
   const manifest = await cdp.send('Page.getAppManifest');
   expect(manifest.errors).toEqual([]);
   const shortcuts = (JSON.parse(manifest.data ?? 'null') as { shortcuts: { name: string; url: string }[] }).shortcuts;
   expect(shortcuts.map((shortcut) => [shortcut.name, shortcut.url])).toEqual([
     ['Inicio', '/'],
-    ['Dólar: mis futuros', `/visor/${visorId}/public`],
+    [title, `/visor/${visorId}/public`],
   ]);
+  expect(urls.some((url) => url.includes('/app.webmanifest'))).toBe(true);
+  expect(urls.filter((url) => url.includes(title) || url.includes('mis futuros'))).toEqual([]);
+
+  // Signed out: the built manifest again, and the cookie gone.
+  await page.getByRole('button', { name: account.username }).click();
+  await page.getByRole('menuitem', { name: 'Log Out' }).click();
+  await expect(page).toHaveURL(/\/auth\/signin$/);
+  await expect(link).toHaveAttribute('href', '/manifest.webmanifest');
+  expect((await page.context().cookies()).map((cookie) => cookie.name)).not.toContain('visores_atajos');
 });

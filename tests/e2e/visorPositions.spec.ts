@@ -2,8 +2,9 @@
 // connects by itself, an account is picked, positions show with a live P&L and the fills
 // grow as the paper broker fills orders; after a reload it is live again without a login.
 // Two sections and two tabs on one account share one socket subscription (the server's
-// count, GET /admin/positions). A visitor of the public visor is asked for no broker login
-// and connects nothing; the owner sees it live in public mode.
+// count, GET /admin/positions). A visitor of the public visor gets none of the owner's broker
+// (account, address, broker username), is asked for no broker login and connects nothing; a
+// clone they make starts without a broker of its own; the owner sees it live in public mode.
 //
 // A Primary API broker (the local fake of tests/fakes) asks for its password, which is sent
 // once and stored nowhere; a reload reuses the session; after a server restart (the session
@@ -95,6 +96,34 @@ async function brokerSessionsOf(request: APIRequestContext, username: string) {
 async function signInHere(page: Page, account: Account) {
   await signIn(page, account, `${server.url}/auth/signin`);
   await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
+}
+
+/** What the page's origin keeps in the browser: localStorage and every IndexedDB database, as text. */
+async function browserStorage(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const dumps = [JSON.stringify({ ...localStorage })];
+    for (const { name } of await indexedDB.databases()) {
+      if (name == null) continue;
+      const database = await new Promise<IDBDatabase>((resolve, reject) => {
+        const opening = indexedDB.open(name);
+        opening.onsuccess = () => resolve(opening.result);
+        opening.onerror = () => reject(opening.error);
+      });
+      const values = await Promise.all(
+        [...database.objectStoreNames].map(
+          (store) =>
+            new Promise<unknown[]>((resolve) => {
+              const all = database.transaction(store).objectStore(store).getAll();
+              all.onsuccess = () => resolve(all.result as unknown[]);
+              all.onerror = () => resolve([]);
+            }),
+        ),
+      );
+      database.close();
+      dumps.push(JSON.stringify(values));
+    }
+    return dumps.join('\n');
+  });
 }
 
 const positionsTable = (page: Page, title: string, account: string) => section(page, title).getByRole('table', { name: `Posiciones de ${account}` });
@@ -202,11 +231,24 @@ test('two sections in two tabs on one account share one broker session and one s
   await second.close();
 });
 
-test('a visitor of the public visor is asked for no broker login; the owner sees it live in public mode', async ({ browser, request }) => {
+test("a visitor of the public visor gets none of the owner's broker and is asked for no broker login; a clone starts without one; the owner sees it live in public mode", async ({
+  browser,
+  request,
+}) => {
   const owner = await newUser(request, 'pos');
   const visitor = await newUser(request, 'vis');
   const account = paperAccount(owner);
-  const visorId = await seedVisor(request, owner, [positionsSection('p1', 'Cartera', 0, account)], { public: true });
+  // A second section on the owner's real broker: its account, address and broker username are the owner's.
+  const ownBroker = { account: 'CUENTA-DEL-DUENO', brokerUrl: exchange.baseUrl, username: 'usuario-del-dueno' };
+  const visorId = await seedVisor(
+    request,
+    owner,
+    [
+      positionsSection('p1', 'Cartera', 0, account),
+      { id: 'p2', type: 'positions', title: 'Broker real', layout: { x: 0, y: 9, w: 12, h: 9 }, config: ownBroker },
+    ],
+    { public: true },
+  );
 
   const visitorContext = await browser.newContext();
   const page = await visitorContext.newPage();
@@ -216,13 +258,29 @@ test('a visitor of the public visor is asked for no broker login; the owner sees
   });
   await signInHere(page, visitor);
   await page.goto(`${server.url}/visor/${visorId}/public`);
-  const frame = section(page, 'Cartera');
-  await expect(frame.getByText(PRIVATE_POSITIONS)).toBeVisible();
-  await expect(frame.getByLabel('Contraseña')).toHaveCount(0);
-  await expect(frame.getByRole('button', { name: 'Conectar' })).toHaveCount(0);
-  await expect(frame.getByRole('table')).toHaveCount(0);
+  for (const title of ['Cartera', 'Broker real']) {
+    const frame = section(page, title);
+    await expect(frame.getByText(PRIVATE_POSITIONS)).toBeVisible();
+    await expect(frame.getByLabel('Contraseña')).toHaveCount(0);
+    await expect(frame.getByRole('button', { name: 'Conectar' })).toHaveCount(0);
+    await expect(frame.getByRole('table')).toHaveCount(0);
+  }
   expect(brokerCalls).toEqual([]);
   expect(await brokerSessionsOf(request, visitor.username)).toEqual([]);
+  // What the visitor's browser keeps of the visor (for offline) holds none of the owner's broker.
+  await expect.poll(() => browserStorage(page)).toContain(visorId);
+  const stored = await browserStorage(page);
+  for (const value of [account, ...Object.values(ownBroker)]) expect(stored).not.toContain(value);
+
+  // A clone is the visitor's, without the owner's broker: the paper broker, no account chosen, no password asked.
+  await page.getByRole('button', { name: 'Clonar' }).click();
+  await expect(page).toHaveURL(/\/visor\/[^/]+\/edit$/);
+  for (const title of ['Cartera', 'Broker real']) {
+    const frame = section(page, title);
+    await expect(frame.getByText(/^Sin cuenta · Simulador/)).toBeVisible();
+    await expect(frame.getByLabel('Contraseña')).toHaveCount(0);
+    for (const value of [account, ...Object.values(ownBroker)]) await expect(frame).not.toContainText(value);
+  }
   await visitorContext.close();
 
   // The owner, in public mode, sees the positions live.
@@ -271,36 +329,9 @@ test('a Primary API broker: the password is sent once and kept nowhere, a reload
     data: { secciones: { config: unknown }[] };
   };
   expect(visor.data.secciones[0]!.config).toEqual({ account: 'REM2747', brokerUrl: exchange.baseUrl, username });
-  const storage = await page.evaluate(async () => {
-    const local = JSON.stringify({ ...localStorage });
-    const databases = await indexedDB.databases();
-    return { local, databases: databases.map((database) => database.name ?? '') };
-  });
-  expect(storage.local).toContain('REM2747');
-  expect(storage.local).not.toContain(password);
-  for (const name of storage.databases) {
-    const dump = await page.evaluate(async (databaseName) => {
-      const database = await new Promise<IDBDatabase>((resolve, reject) => {
-        const opening = indexedDB.open(databaseName);
-        opening.onsuccess = () => resolve(opening.result);
-        opening.onerror = () => reject(opening.error);
-      });
-      const stores = [...database.objectStoreNames];
-      const values = await Promise.all(
-        stores.map(
-          (store) =>
-            new Promise<unknown[]>((resolve) => {
-              const all = database.transaction(store).objectStore(store).getAll();
-              all.onsuccess = () => resolve(all.result as unknown[]);
-              all.onerror = () => resolve([]);
-            }),
-        ),
-      );
-      database.close();
-      return JSON.stringify(values);
-    }, name);
-    expect(dump).not.toContain(password);
-  }
+  const storage = await browserStorage(page);
+  expect(storage).toContain('REM2747');
+  expect(storage).not.toContain(password);
 
   // A reload: the session is reused, no password asked.
   await page.reload();

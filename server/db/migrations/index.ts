@@ -7,6 +7,7 @@ import * as m0003 from './0003_login_attempts.js';
 import * as m0004 from './0004_visor_version.js';
 import * as m0005 from './0005_operator_log_indexes.js';
 import * as m0006 from './0006_visor_tombstones.js';
+import * as m0007 from './0007_clones_without_broker.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users_and_sessions': m0001,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0004_visor_version': m0004,
   '0005_operator_log_indexes': m0005,
   '0006_visor_tombstones': m0006,
+  '0007_clones_without_broker': m0007,
 };
