@@ -28,7 +28,7 @@ import { createRedisBrokerStore } from './broker/redisStore.js';
 import type { AppContext } from './context.js';
 import { errorBody } from './errors.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler, installNodeAnswers } from './http/errors.js';
-import { drainUnparsedBody } from './http/requestBody.js';
+import { drainUnparsedBody, installJsonParser } from './http/requestBody.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';
@@ -157,6 +157,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Bodies are JSON only: a text/plain body (which a page of another site can send without a
   // preflight) is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
+  installJsonParser(app, BODY_LIMIT_BYTES);
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
   installErrorHandler(app);
