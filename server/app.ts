@@ -145,7 +145,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const auth = createAuthService(db, dialect, now, config);
   const seeded = config.seedDemoUsers ? await auth.seedDemoUsers() : [];
-  const workspace = createWorkspaceService(db, dialect, now, auth.log);
+  const workspace = createWorkspaceService(db, dialect, now, auth.log, config.quotas);
   // The security headers of the answers written without the routes' hooks (framework and Node errors).
   const securityHeaders = answerHeaders(config, () => app.server.address());
   const app = Fastify({

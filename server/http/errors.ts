@@ -15,6 +15,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_large: 413,
   gone: 410,
   stale: 412,
   version_required: 428,

@@ -365,7 +365,23 @@ export function storedSecciones(json: string): Section[] {
 }
 type SectionOf<T extends Section['type']> = Extract<Section, { type: T }>;
 
-export const Secciones = z.array(Section).max(MAX_SECTIONS, `Un visor no puede superar ${MAX_SECTIONS} secciones`);
+export const TOO_MANY_SECTIONS = (max: number) => `Un visor no puede superar ${max} secciones`;
+export const DUPLICATE_SECTION = (id: string) => `La sección ${id} está repetida: cada sección de un visor necesita su propio id`;
+
+/** A visor's sections: at most MAX_SECTIONS (the server's quota may be lower), each id once (the grid, merges and drafts find a section by it). */
+export const Secciones = z
+  .array(Section)
+  .max(MAX_SECTIONS, TOO_MANY_SECTIONS(MAX_SECTIONS))
+  .superRefine((sections, ctx) => {
+    const seen = new Set<string>();
+    for (const [index, section] of sections.entries()) {
+      if (seen.has(section.id)) {
+        ctx.addIssue({ code: 'custom', message: DUPLICATE_SECTION(section.id), path: [index, 'id'] });
+        return;
+      }
+      seen.add(section.id);
+    }
+  });
 
 // -------------------------------------------------------------------------- visores
 
