@@ -24,6 +24,7 @@ import {
   type TreeNode,
   type Visor,
   type VisorNode,
+  type VisorSummary,
   type WorkspaceState,
 } from '../../src/protocol/workspace.js';
 import { appendNode, favouriteFolders, leafOfVisor, mapVisorLeaves, treeProblem, treeShape } from '../../src/lib/folderTree.js';
@@ -355,9 +356,18 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       return result;
     },
 
-    async listVisores(user: UserRow): Promise<Visor[]> {
-      const rows = await db.selectFrom('visores').selectAll().where('owner', '=', user.id).orderBy('updated_at', 'desc').execute();
-      return rows.map(toVisor);
+    /** The user's visores without their sections (read apart, one visor at a time): the list stays small whatever they store. */
+    async listVisores(user: UserRow): Promise<VisorSummary[]> {
+      const rows = await db
+        .selectFrom('visores')
+        .select(['id', 'owner', 'title', 'emoji', 'color', 'fav', 'public', 'version', 'created_at', 'updated_at'])
+        .where('owner', '=', user.id)
+        .orderBy('updated_at', 'desc')
+        .execute();
+      return rows.map((row) => {
+        const { secciones: _sections, ...summary } = toVisor({ ...row, secciones: '[]' });
+        return summary;
+      });
     },
 
     /** The caller's own visor whole; someone else's public one with its public fields only (issue 17). */

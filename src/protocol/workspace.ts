@@ -501,8 +501,16 @@ export const SaveTreeResponse = withWorkspace({
 });
 export type SaveTreeResponse = z.infer<typeof SaveTreeResponse>;
 
-/** GET /visores/{userId}: the user's visores, the latest change first. */
-export const VisorListResponse = successData(z.array(Visor));
+/**
+ * A visor as the list of a user's visores names it: every field but its sections, which can be
+ * large (a user may store MAX_USER_STORAGE_MB of them). GET /visores/{id}/get reads one whole;
+ * `version` says whether a copy read before still has the current sections.
+ */
+export const VisorSummary = Visor.omit({ secciones: true });
+export type VisorSummary = z.infer<typeof VisorSummary>;
+
+/** GET /visores/{userId}: the user's visores without their sections, the latest change first (at most MAX_VISORES_PER_USER). */
+export const VisorListResponse = successData(z.array(VisorSummary));
 export type VisorListResponse = z.infer<typeof VisorListResponse>;
 
 /**

@@ -131,6 +131,19 @@ describe.each(databaseTargets())('limits on $name', (target) => {
     });
   });
 
+  it("lists a user's visores without their sections, however big they are; each one is read whole apart", async () => {
+    const owner = await createUser(server, (await session(server, ADMIN)).token);
+    const ids = await Promise.all([1, 2, 3].map((i) => newVisor(owner, { title: `Grande ${i}` })));
+    const big = [0, 1, 2, 3, 4].map((i) => boardOf(`b${i}`, 55 * 1024));
+    for (const id of ids) expectSuccess(await owner.api.put(`/api/visores/${id}/update_secciones`, { secciones: big }));
+    const list = await owner.api.get(`/api/visores/${owner.user._id}`);
+    expect(list.text.length).toBeLessThan(2_000);
+    const listed = await listVisores(owner);
+    expect(listed.map((visor) => visor.visor_id).sort()).toEqual([...ids].sort());
+    expect(listed.some((visor) => 'secciones' in visor)).toBe(false);
+    for (const id of ids) expect((await readVisor(owner, id)).secciones).toEqual(big);
+  });
+
   it('refuses duplicate section ids in a visor with 400 naming the id, and writes nothing', async () => {
     const id = await newVisor(demo, { title: 'Duplicadas' });
     const [first, second] = SECTIONS as [Section, Section];
