@@ -29,8 +29,8 @@ import { createRedisBrokerStore } from './broker/redisStore.js';
 import type { AppContext } from './context.js';
 import { errorBody } from './errors.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler, installNodeAnswers } from './http/errors.js';
-import { drainUnparsedBody } from './http/requestBody.js';
-import { registerSecurityHeaders } from './http/security.js';
+import { drainUnparsedBody, installJsonParser } from './http/requestBody.js';
+import { answerHeaders, decodedPath, registerSecurityHeaders } from './http/security.js';
 import { fastifyTrustProxy } from './http/clientAddress.js';
 import { startHeartbeat } from './ws/endpoint.js';
 import { registerMarketSocket } from './ws/market.js';
@@ -115,9 +115,11 @@ function builtFile(staticDir: string, url: string): string | null {
   }
 }
 
-/** Paths that are the server's, never the client's: they answer JSON, in any letter case. */
+/** Paths that are the server's, never the client's: they answer JSON, in any letter case or percent-encoding. */
 export function isServerPath(url: string): boolean {
-  const pathname = (url.split('?')[0] ?? '/').replace(/\/{2,}/g, '/').toLowerCase();
+  const pathname = decodedPath(url)
+    .replace(/\/{2,}/g, '/')
+    .toLowerCase();
   return /^\/(?:api|ws|emoji)(?:\/|$)/.test(pathname);
 }
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
@@ -149,13 +151,15 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     throw error;
   }
 
+  // The security headers of the answers written without the routes' hooks (framework and Node errors).
+  const securityHeaders = answerHeaders(config, () => app.server.address());
   const app = Fastify({
     logger: { level: config.logLevel },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: fastifyTrustProxy(config.trustProxy),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
-    frameworkErrors: frameworkErrorHandler,
-    clientErrorHandler,
+    frameworkErrors: frameworkErrorHandler(securityHeaders),
+    clientErrorHandler: clientErrorHandler(securityHeaders),
     // One line per request only when debugging; errors are logged either way.
     logController: new LogController({ disableRequestLogging: config.logLevel !== 'debug' && config.logLevel !== 'trace' }),
   });
@@ -163,10 +167,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const budgets = createBudgets(config, (error) => app.log.warn({ err: error }, 'sign-in budgets: Redis'));
   const auth = createAuthService(db, dialect, now, config, budgets, { beforePasswordCheck: options.beforePasswordCheck });
   const seeded = config.seedDemoUsers ? await auth.seedDemoUsers() : [];
-  const workspace = createWorkspaceService(db, dialect, now, auth.log);
+  const workspace = createWorkspaceService(db, dialect, now, auth.log, config.quotas);
   // Bodies are JSON only: a text/plain body (which a page of another site can send without a
   // preflight) is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
+  installJsonParser(app, BODY_LIMIT_BYTES);
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
   installErrorHandler(app);
@@ -211,7 +216,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     errorHandler: socketErrorHandler,
   });
   // After the websocket plugin: its hooks must see a refused upgrade to close its socket.
-  installNodeAnswers(app);
+  installNodeAnswers(app, securityHeaders);
   startHeartbeat(app);
   registerMarketSocket(app, ctx);
   registerPositionsSocket(app, ctx);

@@ -6,6 +6,7 @@ import type { SimulatorSettings } from './market/simulator.js';
 import { DEFAULT_SESSIONS, MARKET_NAMES, parseSessionHours, type MarketName, type SessionHours } from './market/calendar.js';
 import { DEFAULT_COST, type ScryptCost } from './auth/password.js';
 import { parseBrokerUrls } from './broker/brokerUrl.js';
+import { MAX_SECTIONS } from '../src/protocol/workspace.js';
 
 export interface Config {
   /** TCP port for app, API and websockets. */
@@ -115,6 +116,19 @@ export interface Config {
    * long, is told to clients as silent (FEED_SILENT_SECONDS).
    */
   feedSilentMs: number;
+  /** What one user may store (docs/security.md): a write past one of these is refused, never a write that shrinks. */
+  quotas: StorageQuotas;
+}
+
+export interface StorageQuotas {
+  /** Visores per user (MAX_VISORES_PER_USER): a create or clone past it is a 409. */
+  visoresPerUser: number;
+  /** Sections per visor (MAX_SECTIONS_PER_VISOR, at most the protocol's MAX_SECTIONS): a save past it is a 409. */
+  sectionsPerVisor: number;
+  /** Bytes of one section as stored, its JSON in UTF-8 (MAX_SECTION_KB): a save with a bigger one is a 413. */
+  sectionBytes: number;
+  /** Bytes of all a user's visores as stored: sections, title, emoji and colour (MAX_USER_STORAGE_MB): a write past it is a 413. */
+  userBytes: number;
 }
 
 function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -191,6 +205,12 @@ function int(env: Env, name: string, fallback: number, min = 0): number {
   if (!Number.isInteger(value) || value < min) {
     throw new Error(`Setting ${name} must be an integer ≥ ${min}, got "${raw}"`);
   }
+  return value;
+}
+
+function intUpTo(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const value = int(env, name, fallback, min);
+  if (value > max) throw new Error(`Setting ${name} must be an integer from ${min} to ${max}, got "${env[name]}"`);
   return value;
 }
 
@@ -333,5 +353,11 @@ export function loadConfig(env: Env = process.env): Config {
     },
     market: { sessions: sessions(env), simCalendar: simCalendar(env), simMarketTime: simMarketTime(env) },
     feedSilentMs: int(env, 'FEED_SILENT_SECONDS', 15, 1) * 1000,
+    quotas: {
+      visoresPerUser: int(env, 'MAX_VISORES_PER_USER', 200, 1),
+      sectionsPerVisor: intUpTo(env, 'MAX_SECTIONS_PER_VISOR', MAX_SECTIONS, 1, MAX_SECTIONS),
+      sectionBytes: int(env, 'MAX_SECTION_KB', 256, 1) * 1024,
+      userBytes: int(env, 'MAX_USER_STORAGE_MB', 16, 1) * 1024 * 1024,
+    },
   };
 }

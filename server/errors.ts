@@ -14,8 +14,10 @@ export type DomainErrorKind =
   | 'forbidden'
   /** It does not exist, or not for this caller (private things are not revealed). */
   | 'not_found'
-  /** It clashes with what is there (a taken name, the last admin). */
+  /** It clashes with what is there (a taken name, the last admin, a count quota already full). */
   | 'conflict'
+  /** It is over a size limit (a section, the bytes a user may store). */
+  | 'too_large'
   /** It existed and was deleted for good: asking again will not bring it back (a deleted visor's id). */
   | 'gone'
   /** The caller's copy is stale: it changed since the version the caller read. */
@@ -69,6 +71,12 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(message: string) {
     super('conflict', message);
+  }
+}
+
+export class TooLargeError extends DomainError {
+  constructor(message: string) {
+    super('too_large', message);
   }
 }
 

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MARKET_DAY_MS, MARKET_UTC_OFFSET, marketDayStart, marketIsoDate, marketIsoString } from '../../src/lib/marketTime.js';
 import { CreateUserRequest, LogExportQuery, LogQuery, UpdateUserRequest, type AdminUser, type OperatorLogItem } from '../../src/protocol/admin.js';
+import { jsonTooDeep } from '../../src/protocol/jsonDepth.js';
 import type { LogFilter, OperatorLogRepo } from '../db/operatorLog.js';
 import type { OperatorLogRow, UserRow } from '../db/schema.js';
 import type { AppContext } from '../context.js';
@@ -65,7 +66,10 @@ function encodeCursor(row: { at: number; id: string }): string {
 function decodeCursor(raw: string | undefined): { at: number; id: string } | null {
   if (raw == null || raw === '') return null;
   try {
-    const [at, id] = JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')) as unknown[];
+    const text = Buffer.from(raw, 'base64url').toString('utf8');
+    // A cursor is a flat [at, id]: anything nested is refused before the parse walks it.
+    if (jsonTooDeep(text, 1)) throw new InvalidError(ADMIN_MESSAGES.badCursor);
+    const [at, id] = JSON.parse(text) as unknown[];
     // A time that is not a whole number would reach PostgreSQL's bigint and fail there (500).
     if (Number.isSafeInteger(at) && typeof id === 'string') return { at: at as number, id };
   } catch {

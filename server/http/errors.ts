@@ -7,6 +7,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from '../../src/protocol/zod.js';
 import { isDatabaseUnavailable } from '../db/index.js';
+import type { AnswerHeaders } from './security.js';
 import { DomainError, INTERNAL_ERROR_MESSAGE, InvalidError, RateLimitedError, describeZodError, errorBody, type DomainErrorKind } from '../errors.js';
 
 const STATUS_OF: Record<DomainErrorKind, number> = {
@@ -15,6 +16,7 @@ const STATUS_OF: Record<DomainErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  too_large: 413,
   gone: 410,
   stale: 412,
   version_required: 428,
@@ -59,52 +61,65 @@ function genericMessage(status: number): string {
 
 /**
  * Errors the router raises before any route runs (Fastify's `frameworkErrors`): a path that
- * is not valid percent-encoding, or a parameter over `maxParamLength`.
+ * is not valid percent-encoding, or a parameter over `maxParamLength`. These answers skip the
+ * routes' hooks (helmet's among them): `headers` are the security headers every answer carries.
  */
-export function frameworkErrorHandler(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
-  const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : (error.statusCode ?? 400);
-  const message =
-    error.code === 'FST_ERR_BAD_URL'
-      ? 'La dirección de la solicitud tiene una codificación inválida'
-      : genericMessage(status >= 400 && status < 500 ? status : 400);
-  // These answers skip the routes' hooks: the headers every error carries are set here.
-  void reply
-    .code(status < 400 || status >= 500 ? 400 : status)
-    .header('cache-control', 'no-store')
-    .header('x-content-type-options', 'nosniff')
-    .send(errorBody(message));
+export function frameworkErrorHandler(headers: AnswerHeaders) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : (error.statusCode ?? 400);
+    const message =
+      error.code === 'FST_ERR_BAD_URL'
+        ? 'La dirección de la solicitud tiene una codificación inválida'
+        : genericMessage(status >= 400 && status < 500 ? status : 400);
+    void reply
+      .code(status < 400 || status >= 500 ? 400 : status)
+      .headers(headers(request.protocol === 'https'))
+      .send(errorBody(message));
+  };
+}
+
+/** The head of an answer written on the socket or with writeHead: status line aside, headers as `Name: value` lines. */
+function headerLines(headers: Record<string, string | number>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
 }
 
 /**
  * Node's HTTP parser refused the request before Fastify saw it (a malformed request line or
- * header, headers over the size limit, a timeout): the answer is written on the socket.
- * Replaces Fastify's default, whose body is `{error, message, statusCode}` in English.
+ * header, headers over the size limit, a timeout): the answer is written on the socket, with
+ * the security headers of every answer (`headers`). Replaces Fastify's default, whose body is
+ * `{error, message, statusCode}` in English.
  */
-export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const message = status === 400 ? 'La solicitud HTTP está mal formada' : genericMessage(status);
-  this.log.debug({ err: error }, 'client error');
-  if (socket.writable) {
-    const body = JSON.stringify(errorBody(message));
-    socket.write(
-      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Cache-Control: no-store\r\n' +
-        'X-Content-Type-Options: nosniff\r\n' +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
-  }
-  socket.destroy(error);
+export function clientErrorHandler(headers: AnswerHeaders) {
+  return function (this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const message = status === 400 ? 'La solicitud HTTP está mal formada' : genericMessage(status);
+    this.log.debug({ err: error }, 'client error');
+    if (socket.writable) {
+      const body = JSON.stringify(errorBody(message));
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+          headerLines({
+            'content-type': 'application/json; charset=utf-8',
+            'content-length': Buffer.byteLength(body),
+            ...headers(),
+            connection: 'close',
+          }) +
+          '\r\n' +
+          body,
+      );
+    }
+    socket.destroy(error);
+  };
 }
 
 /**
  * Answers Node would write itself with an empty body, in the contract instead: an HTTP/1.1
  * request without a Host header (400) and an `Expect` other than `100-continue` (417).
  */
-export function installNodeAnswers(app: FastifyInstance): void {
+export function installNodeAnswers(app: FastifyInstance, headers: AnswerHeaders): void {
   // Node answers a Host-less HTTP/1.1 request itself (400, no body) unless this is off; the hook says why.
   (app.server as typeof app.server & { requireHostHeader: boolean }).requireHostHeader = false;
   app.addHook('onRequest', async (request) => {
@@ -116,8 +131,7 @@ export function installNodeAnswers(app: FastifyInstance): void {
     response.writeHead(417, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
+      ...headers(),
       connection: 'close',
     });
     response.end(body);

@@ -5,8 +5,11 @@
 // of the answer it had not sent yet: an answer over the socket buffers (~128 KB, the
 // instrument list) arrived cut off (issue 17, found by tests/api/fuzz.test.ts). This hook
 // reads and discards such a body before the request goes on, up to the body limit (413 past
-// it), so every answer leaves whole.
-import { errorCodes, type FastifyRequest } from 'fastify';
+// it), so every answer leaves whole. The JSON bodies of other methods go through
+// installJsonParser, which refuses nesting past a depth before parsing.
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
+import { JSON_TOO_DEEP, jsonTooDeep } from '../../src/protocol/jsonDepth.js';
+import { InvalidError } from '../errors.js';
 
 /** Methods whose body Fastify does not parse (so nothing else reads it). */
 const UNPARSED = new Set(['GET', 'HEAD']);
@@ -24,4 +27,19 @@ export function drainUnparsedBody(limitBytes: number) {
       if (read > limitBytes) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
     }
   };
+}
+
+/**
+ * Installs the application/json parser: Fastify's own (the same messages, the same refusal of
+ * `__proto__` and `constructor.prototype` keys, the same body limit), behind a depth check of
+ * the raw text (src/protocol/jsonDepth.ts). A body nested deeper than MAX_JSON_DEPTH is a 400
+ * before anything parses or walks it, with or without a session (sign-in included).
+ */
+export function installJsonParser(app: FastifyInstance, limitBytes: number): void {
+  const parse = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limitBytes }, (request, body, done) => {
+    if (jsonTooDeep(body as string)) return done(new InvalidError(JSON_TOO_DEEP), undefined);
+    parse(request, body as string, done);
+  });
 }

@@ -10,10 +10,11 @@
 // stored tree, its version, the favourites), read in the same transaction: the client
 // stores that and needs no second request. The favourite rule lives here alone.
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import {
   DEFAULT_VISOR_COLOR,
   STALE_VISOR,
+  TOO_MANY_SECTIONS,
   storedColor,
   storedSecciones,
   withoutBrokerData,
@@ -24,13 +25,25 @@ import {
   type TreeNode,
   type Visor,
   type VisorNode,
+  type VisorSummary,
   type WorkspaceState,
 } from '../../src/protocol/workspace.js';
 import { appendNode, favouriteFolders, leafOfVisor, mapVisorLeaves, treeProblem, treeShape } from '../../src/lib/folderTree.js';
 import type { Db, Dialect } from '../db/index.js';
 import type { OperatorLogRepo } from '../db/operatorLog.js';
 import type { Database, UserRow, VisorRow } from '../db/schema.js';
-import { ConflictError, DomainError, ForbiddenError, GoneError, InvalidError, NotFoundError, StaleError, VersionRequiredError } from '../errors.js';
+import type { StorageQuotas } from '../config.js';
+import {
+  ConflictError,
+  DomainError,
+  ForbiddenError,
+  GoneError,
+  InvalidError,
+  NotFoundError,
+  StaleError,
+  TooLargeError,
+  VersionRequiredError,
+} from '../errors.js';
 import { treeStore } from './treeStore.js';
 
 export const WORKSPACE_MESSAGES = {
@@ -44,6 +57,28 @@ export const WORKSPACE_MESSAGES = {
   staleTree: 'El árbol de carpetas cambió en otra pestaña o dispositivo. Recárguelo y vuelva a intentar.',
   deleteNeedsVersion: 'Para borrar visores, guarde el árbol con If-Match: la versión que leyó',
 } as const;
+
+const KB = 1024;
+const MB = 1024 * 1024;
+/** A size as the messages say it: whole KB or MB rounded up, so an answer never reads as within the limit it broke. */
+const inKb = (bytes: number) => Math.ceil(bytes / KB);
+const inMb = (bytes: number) => Math.ceil((bytes / MB) * 10) / 10;
+
+export const QUOTA_MESSAGES = {
+  tooManyVisores: (max: number) => `Llegó al máximo de ${max} visores por usuario: borre alguno que no use para crear otro`,
+  sectionTooLarge: (name: string, bytes: number, max: number) =>
+    `La sección ${name} ocupa ${inKb(bytes)} KB y el máximo por sección es ${inKb(max)} KB: quite filas, fórmulas o series`,
+  userFull: (bytes: number, max: number) =>
+    `Sus visores ocuparían ${inMb(bytes).toLocaleString('es-AR')} MB y el máximo por usuario es ${inMb(max).toLocaleString('es-AR')} MB: borre secciones o visores que no use`,
+} as const;
+
+/** Bytes of UTF-8 text. */
+const utf8Bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+/** Bytes a visor takes as stored (what the user quota counts): its sections' JSON, title, emoji and colour in UTF-8. */
+export function visorBytes(row: Pick<VisorRow, 'secciones' | 'title' | 'emoji' | 'color'>): number {
+  return utf8Bytes(row.secciones) + utf8Bytes(row.title) + utf8Bytes(row.emoji) + utf8Bytes(row.color);
+}
 
 /** 128 random bits in hex: unguessable, and safe in paths. */
 export function newVisorId(): string {
@@ -93,8 +128,64 @@ interface Actor {
   ipForwarded?: boolean;
 }
 
-export function createWorkspaceService(db: Db, dialect: Dialect, now: () => number, log: OperatorLogRepo) {
+export function createWorkspaceService(db: Db, dialect: Dialect, now: () => number, log: OperatorLogRepo, quotas: StorageQuotas) {
   const trees = treeStore(dialect, now);
+
+  // Quotas. Every write that adds to what a user stores takes the user's tree lock first (a
+  // row lock on PostgreSQL; on SQLite its first statement is a write, which holds the file's
+  // write lock until the end): a user's writes run one at a time, so each count and sum below
+  // sees every other write of the user, parallel ones included. A write that does not grow what
+  // is stored is never refused, so a quota lowered below what a user has never locks them out.
+
+  /** Bytes of the user's visores as stored, counted by the database (visorBytes), leaving out `except`. */
+  async function storedBytes(trx: Kysely<Database>, userId: string, except: string | null): Promise<number> {
+    const bytes =
+      dialect === 'postgres'
+        ? sql<number>`octet_length(secciones) + octet_length(title) + octet_length(emoji) + octet_length(color)`
+        : sql<number>`length(cast(secciones as blob)) + length(cast(title as blob)) + length(cast(emoji as blob)) + length(cast(color as blob))`;
+    let query = trx
+      .selectFrom('visores')
+      .select(sql<number | string>`coalesce(sum(${bytes}), 0)`.as('bytes'))
+      .where('owner', '=', userId);
+    if (except != null) query = query.where('id', '!=', except);
+    return Number((await query.executeTakeFirstOrThrow()).bytes);
+  }
+
+  /** Refuses (413) a write that takes the user's visores over the byte quota; `before` and `after` are the visor's own bytes. */
+  async function checkUserBytes(trx: Kysely<Database>, userId: string, visorId: string | null, before: number, after: number): Promise<void> {
+    if (after <= before) return;
+    const total = (await storedBytes(trx, userId, visorId)) + after;
+    if (total > quotas.userBytes) throw new TooLargeError(QUOTA_MESSAGES.userFull(total, quotas.userBytes));
+  }
+
+  /** Refuses (409) a new visor past the count quota. */
+  async function checkVisorCount(trx: Kysely<Database>, userId: string): Promise<void> {
+    const { count } = await trx
+      .selectFrom('visores')
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .where('owner', '=', userId)
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= quotas.visoresPerUser) throw new ConflictError(QUOTA_MESSAGES.tooManyVisores(quotas.visoresPerUser));
+  }
+
+  /**
+   * Refuses sections past the count quota (409) or one over the size quota (413), unless the
+   * visor already had as many, or that section was already as big (`stored`: its JSON as stored).
+   */
+  function checkSections(secciones: readonly Section[], stored: string): void {
+    let storedSections: Array<{ id?: unknown }> | null = null;
+    const before = () => (storedSections ??= JSON.parse(stored) as Array<{ id?: unknown }>);
+    if (secciones.length > quotas.sectionsPerVisor && secciones.length > before().length) {
+      throw new ConflictError(TOO_MANY_SECTIONS(quotas.sectionsPerVisor));
+    }
+    for (const section of secciones) {
+      const bytes = utf8Bytes(JSON.stringify(section));
+      if (bytes <= quotas.sectionBytes) continue;
+      const was = before().find((old) => old.id === section.id);
+      if (was && utf8Bytes(JSON.stringify(was)) >= bytes) continue;
+      throw new TooLargeError(QUOTA_MESSAGES.sectionTooLarge(section.title.trim() || section.id, bytes, quotas.sectionBytes));
+    }
+  }
 
   const record = (actor: Actor, action: Parameters<OperatorLogRepo['add']>[0]['action'], detail: Record<string, unknown>) =>
     log.add({ userId: actor.user.id, username: actor.user.username, action, detail, ip: actor.ip, ipForwarded: actor.ipForwarded });
@@ -271,9 +362,18 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       return result;
     },
 
-    async listVisores(user: UserRow): Promise<Visor[]> {
-      const rows = await db.selectFrom('visores').selectAll().where('owner', '=', user.id).orderBy('updated_at', 'desc').execute();
-      return rows.map(toVisor);
+    /** The user's visores without their sections (read apart, one visor at a time): the list stays small whatever they store. */
+    async listVisores(user: UserRow): Promise<VisorSummary[]> {
+      const rows = await db
+        .selectFrom('visores')
+        .select(['id', 'owner', 'title', 'emoji', 'color', 'fav', 'public', 'version', 'created_at', 'updated_at'])
+        .where('owner', '=', user.id)
+        .orderBy('updated_at', 'desc')
+        .execute();
+      return rows.map((row) => {
+        const { secciones: _sections, ...summary } = toVisor({ ...row, secciones: '[]' });
+        return summary;
+      });
     },
 
     /** The caller's own visor whole; someone else's public one with its public fields only (issue 17). */
@@ -289,6 +389,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
     ): Promise<{ visor: Visor; workspace: WorkspaceState }> {
       const create = () =>
         db.transaction().execute(async (trx) => {
+          await trees.lock(trx, actor.user.id);
           if (input.visor_id !== undefined) {
             // A create sent again (its first answer lost): the visor it made, as it is now.
             const existing = await trx.selectFrom('visores').selectAll().where('id', '=', input.visor_id).executeTakeFirst();
@@ -301,6 +402,8 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
               throw buried.owner === actor.user.id ? new GoneError(WORKSPACE_MESSAGES.visorDeleted) : new ConflictError(WORKSPACE_MESSAGES.visorIdTaken);
           }
           const fields = { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: [] };
+          await checkVisorCount(trx, actor.user.id);
+          await checkUserBytes(trx, actor.user.id, null, 0, visorBytes({ ...fields, secciones: '[]' }));
           const inserted = await insertVisor(trx, actor.user, fields, input.folder_id, input.visor_id);
           return { row: inserted, workspace: await stateOf(trx, actor.user.id), created: true };
         });
@@ -334,6 +437,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
           color: input.color ?? current.color,
           updated_at: now(),
         };
+        await checkUserBytes(trx, actor.user.id, visorId, visorBytes(current), visorBytes(next));
         await trx
           .updateTable('visores')
           .set({ title: next.title, emoji: next.emoji, color: next.color, updated_at: next.updated_at })
@@ -352,9 +456,13 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
      */
     async updateSecciones(actor: Actor, visorId: string, secciones: Section[], ifMatch: number | null = null): Promise<Visor> {
       const row = await db.transaction().execute(async (trx) => {
+        // The tree lock first (the quotas' order, above), then the visor's row.
+        await trees.lock(trx, actor.user.id);
         const current = await owned(trx, actor.user, visorId, true);
         if (ifMatch != null && ifMatch !== current.version) throw new StaleError(STALE_VISOR);
         const next = { ...current, secciones: JSON.stringify(secciones), version: current.version + 1, updated_at: now() };
+        checkSections(secciones, current.secciones);
+        await checkUserBytes(trx, actor.user.id, visorId, visorBytes(current), visorBytes(next));
         // The version in the WHERE too: on SQLite two transactions may both have read the old
         // row (no row locks); only one of them updates it.
         const updated = await trx
@@ -422,11 +530,16 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
      */
     async cloneVisor(actor: Actor, visorId: string): Promise<{ visor: Visor; workspace: WorkspaceState }> {
       const { row, workspace } = await db.transaction().execute(async (trx) => {
+        await trees.lock(trx, actor.user.id);
         const source = await readable(trx, actor.user, visorId);
         if (!source) throw new NotFoundError(WORKSPACE_MESSAGES.visorNotFound);
         const title = `${source.title} (copia)`.slice(0, 200);
         const stored = storedSecciones(source.secciones);
         const secciones = source.owner === actor.user.id ? stored : withoutBrokerData(stored);
+        await checkVisorCount(trx, actor.user.id);
+        checkSections(secciones, '[]');
+        const fields = { title, emoji: source.emoji, color: storedColor(source.color), secciones: JSON.stringify(secciones) };
+        await checkUserBytes(trx, actor.user.id, null, 0, visorBytes(fields));
         const inserted = await insertVisor(trx, actor.user, { title, emoji: source.emoji, color: storedColor(source.color), secciones }, null);
         return { row: inserted, workspace: await stateOf(trx, actor.user.id) };
       });

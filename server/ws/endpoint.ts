@@ -8,6 +8,7 @@ import type { UserRow } from '../db/schema.js';
 import { hashToken } from '../auth/tokens.js';
 import { AuthMessage, PingMessage, SOCKET_LIMITS, SocketCloseCode, type ControlEvent, type SocketErrorEvent } from '../../src/protocol/socket.js';
 import { isSafeText } from '../../src/protocol/zod.js';
+import { JSON_TOO_DEEP, jsonTooDeep } from '../../src/protocol/jsonDepth.js';
 import { AUTH_MESSAGES } from '../auth/messages.js';
 import type { AppContext } from '../context.js';
 import { DomainError, ForbiddenError, INTERNAL_ERROR_MESSAGE, InvalidError, errorBody } from '../errors.js';
@@ -70,6 +71,20 @@ export function closeReason(text: string): string {
   return reason;
 }
 
+/** Longest action an unknown-action error repeats. */
+const MAX_ECHOED_ACTION = 40;
+
+/**
+ * The action of a message, as an error may repeat it: only short safe text. Anything else (a
+ * list, an object, a long or unsafe string) is not echoed: turning a client's value into text
+ * may recurse into it or copy megabytes.
+ */
+export function describeAction(action: unknown): string {
+  if (action === undefined) return '(sin action)';
+  if (typeof action === 'string' && action.length <= MAX_ECHOED_ACTION && isSafeText(action)) return action;
+  return '(action inválida: se esperaba un texto corto)';
+}
+
 function rawText(raw: RawData): string {
   return Array.isArray(raw) ? Buffer.concat(raw).toString('utf8') : Buffer.from(raw as ArrayBuffer).toString('utf8');
 }
@@ -114,12 +129,13 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
 
       const authTimer = setTimeout(() => refuse('No se recibió la autenticación a tiempo', SocketCloseCode.authTimeout), ctx.config.socketAuthTimeoutMs);
 
-      const handle = async (raw: RawData) => {
+      /** Handles one message, whose size, rate and depth were checked (socket.on('message') below). */
+      const handle = async (text: string) => {
         // Closing (its session ended, a limit): what the client still sends is not handled.
         if (closed || socket.readyState !== socket.OPEN) return;
         let message: unknown;
         try {
-          message = JSON.parse(rawText(raw));
+          message = JSON.parse(text);
         } catch {
           if (!session) return refuse('Mensaje inválido: se esperaba JSON', SocketCloseCode.unauthorized);
           return sendEvent({ event: 'error', message: 'Mensaje inválido: se esperaba JSON' });
@@ -157,9 +173,7 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
         const ping = PingMessage.safeParse(body);
         if (ping.success) return sendEvent({ event: 'pong', time: ctx.now(), requestId });
         const known = await handler.onMessage(session, body);
-        if (!known) {
-          sendEvent({ event: 'error', message: `Acción desconocida: ${String(body.action ?? '(sin action)')}`, requestId });
-        }
+        if (!known) sendEvent({ event: 'error', message: `Acción desconocida: ${describeAction(body.action)}`, requestId });
       };
 
       // Limits: a message over the size or beyond the rate gets an error; repeated abuse closes.
@@ -192,8 +206,11 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       socket.on('message', (raw) => {
         const limit = overLimit(raw);
         if (limit) return strike({ event: 'error', message: limit });
+        // Nesting is judged on the text, in one pass, before JSON.parse (or anything else) recurses into it.
+        const text = rawText(raw);
+        if (jsonTooDeep(text)) return strike({ event: 'error', message: JSON_TOO_DEEP });
         queue = queue
-          .then(() => handle(raw))
+          .then(() => handle(text))
           .catch((error: unknown) => {
             // A domain's refusal is told as it is; the socket stays open. Anything else is a fault.
             if (error instanceof DomainError) return sendEvent({ event: 'error', message: error.message });

@@ -376,7 +376,23 @@ export function withoutBrokerData(sections: Section[]): Section[] {
   return sections.map((section) => (section.type === 'positions' ? { ...section, config: {} } : section));
 }
 
-export const Secciones = z.array(Section).max(MAX_SECTIONS, `Un visor no puede superar ${MAX_SECTIONS} secciones`);
+export const TOO_MANY_SECTIONS = (max: number) => `Un visor no puede superar ${max} secciones`;
+export const DUPLICATE_SECTION = (id: string) => `La sección ${id} está repetida: cada sección de un visor necesita su propio id`;
+
+/** A visor's sections: at most MAX_SECTIONS (the server's quota may be lower), each id once (the grid, merges and drafts find a section by it). */
+export const Secciones = z
+  .array(Section)
+  .max(MAX_SECTIONS, TOO_MANY_SECTIONS(MAX_SECTIONS))
+  .superRefine((sections, ctx) => {
+    const seen = new Set<string>();
+    for (const [index, section] of sections.entries()) {
+      if (seen.has(section.id)) {
+        ctx.addIssue({ code: 'custom', message: DUPLICATE_SECTION(section.id), path: [index, 'id'] });
+        return;
+      }
+      seen.add(section.id);
+    }
+  });
 
 // -------------------------------------------------------------------------- visores
 
@@ -496,8 +512,16 @@ export const SaveTreeResponse = withWorkspace({
 });
 export type SaveTreeResponse = z.infer<typeof SaveTreeResponse>;
 
-/** GET /visores/{userId}: the user's visores, the latest change first. */
-export const VisorListResponse = successData(z.array(Visor));
+/**
+ * A visor as the list of a user's visores names it: every field but its sections, which can be
+ * large (a user may store MAX_USER_STORAGE_MB of them). GET /visores/{id}/get reads one whole;
+ * `version` says whether a copy read before still has the current sections.
+ */
+export const VisorSummary = Visor.omit({ secciones: true });
+export type VisorSummary = z.infer<typeof VisorSummary>;
+
+/** GET /visores/{userId}: the user's visores without their sections, the latest change first (at most MAX_VISORES_PER_USER). */
+export const VisorListResponse = successData(z.array(VisorSummary));
 export type VisorListResponse = z.infer<typeof VisorListResponse>;
 
 /**

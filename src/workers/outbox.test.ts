@@ -76,7 +76,8 @@ function fakeServer() {
       state.tree = { nodes: call.body as TreeNode[], version: state.tree.version + 1 };
       return ok({ version: state.tree.version, deleted: [], workspace: workspace() });
     }),
-    [`GET /visores/${USER}`]: route('list', () => ok({ data: [...state.visores.values()] })),
+    // The list carries no sections; a full read fetches those it has not cached with …/get.
+    [`GET /visores/${USER}`]: route('list', () => ok({ data: [...state.visores.values()].map(({ secciones: _sections, ...summary }) => summary) })),
     [`GET /visores/${USER}/getFavs`]: route('favs', () => ok({ data: favourites() })),
     [`GET /visores/${USER}/v1/fav`]: route('getFav', () => ok({ data: { fav: state.visores.get('v1')!.fav } }), 'v1'),
     [`PUT /visores/${USER}/v1/fav`]: route(

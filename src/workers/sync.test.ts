@@ -30,6 +30,11 @@ const visor = (id: string, title: string): Visor => ({
   updated_at: '2026-11-22T12:00:00.000Z',
 });
 const tree = (version: number) => ({ status: 200, body: { status: 'success', data: [], version } });
+/** GET /visores/{userId} as the server answers it: every field of each visor but its sections. */
+const listed = (...visores: Visor[]) => ({ status: 200, body: { status: 'success', data: visores.map(({ secciones: _sections, ...summary }) => summary) } });
+/** GET /visores/{id}/get of each visor, whole: a full read fetches the sections it has not cached. */
+const whole = (...visores: Visor[]) =>
+  Object.fromEntries(visores.map((item) => [`GET /visores/${item.visor_id}/get`, () => ({ status: 200, body: { status: 'success', data: item } })]));
 const favs = { status: 200, body: { status: 'success', data: { visores: [], folders: [] } } };
 
 /** A route that answers when the test says, and tells when it was called. */
@@ -74,20 +79,55 @@ describe('workspace sync', () => {
   it('sends the bearer token and stores what it read under the user', async () => {
     const { sync, database, http } = setup({
       [`GET /visores/${USER}/folders`]: () => tree(3),
-      [`GET /visores/${USER}`]: () => ({ status: 200, body: { status: 'success', data: [visor('v1', 'Uno')] } }),
+      [`GET /visores/${USER}`]: () => listed(visor('v1', 'Uno')),
+      ...whole(visor('v1', 'Uno')),
       [`GET /visores/${USER}/getFavs`]: () => favs,
     });
     expect(await sync.refresh()).toEqual({ ok: true, value: undefined });
-    expect(http.calls.map((call) => call.headers.authorization)).toEqual(['Bearer token-ana', 'Bearer token-ana', 'Bearer token-ana']);
+    // The tree, the list, the favourites, then the visor the list names, whole (nothing cached yet).
+    expect(http.calls.map((call) => `${call.method} ${call.path}`)).toEqual([
+      `GET /visores/${USER}/folders`,
+      `GET /visores/${USER}`,
+      `GET /visores/${USER}/getFavs`,
+      'GET /visores/v1/get',
+    ]);
+    expect(http.calls.map((call) => call.headers.authorization)).toEqual(Array(4).fill('Bearer token-ana'));
     expect(await database.folderTrees.get(USER)).toEqual({ userId: USER, nodes: [], version: 3, syncedAt: 42 });
     expect(await database.visores.get([USER, 'v1'])).toEqual({ ...visor('v1', 'Uno'), userId: USER });
+  });
+
+  it('reads whole only the listed visores not cached at their version, or with offline changes applied, and skips one deleted meanwhile', async () => {
+    const current = { ...visor('v1', 'Uno'), version: 2 };
+    const changed = { ...visor('v2', 'Dos'), version: 5 };
+    const edited = { ...visor('v3', 'Tres'), version: 1 };
+    const { sync, database, http } = setup({
+      [`GET /visores/${USER}/folders`]: () => tree(1),
+      [`GET /visores/${USER}`]: () => listed({ ...current, title: 'Uno, renombrado' }, changed, edited, visor('v4', 'Borrado')),
+      [`GET /visores/${USER}/getFavs`]: () => favs,
+      ...whole(changed, edited),
+    });
+    const title = (id: string) => ({ id, type: 'formula' as const, title: id, layout: { x: 0, y: 0, w: 6, h: 4 }, config: { formulas: [] } });
+    await database.visores.bulkPut([
+      { ...current, secciones: [title('mía')], userId: USER },
+      { ...changed, version: 4, userId: USER },
+      { ...edited, secciones: [title('sin enviar')], localRev: 3, userId: USER },
+    ]);
+    expect(await sync.refresh()).toEqual({ ok: true, value: undefined });
+    expect(http.calls.filter((call) => call.path.endsWith('/get')).map((call) => call.path)).toEqual(['/visores/v2/get', '/visores/v3/get', '/visores/v4/get']);
+    // The same version keeps its cached sections and takes the listed fields.
+    expect(await database.visores.get([USER, 'v1'])).toEqual({ ...current, title: 'Uno, renombrado', secciones: [title('mía')], userId: USER });
+    expect(await database.visores.get([USER, 'v2'])).toEqual({ ...changed, userId: USER });
+    expect(await database.visores.get([USER, 'v3'])).toEqual({ ...edited, userId: USER });
+    // Answered 404 (deleted after the list was read): nothing kept, no error.
+    expect(await database.visores.get([USER, 'v4'])).toBeUndefined();
   });
 
   it("caches another user's public visor with its public fields only, apart from the user's own visores (issue 17)", async () => {
     const shared = { visor_id: 'p1', title: 'Compartido', emoji: '', color: '#00ff00', public: true, secciones: [], version: 0 };
     const { sync, database } = setup({
       [`GET /visores/${USER}/folders`]: () => tree(1),
-      [`GET /visores/${USER}`]: () => ({ status: 200, body: { status: 'success', data: [visor('v1', 'Uno')] } }),
+      [`GET /visores/${USER}`]: () => listed(visor('v1', 'Uno')),
+      ...whole(visor('v1', 'Uno')),
       [`GET /visores/${USER}/getFavs`]: () => favs,
       'GET /visores/p1/get': () => ({ status: 200, body: { status: 'success', data: shared } }),
       'GET /visores/v1/get': () => ({ status: 200, body: { status: 'success', data: visor('v1', 'Uno') } }),
@@ -122,13 +162,14 @@ describe('workspace sync', () => {
     let saves = 0;
     const { sync, database, http } = setup({
       [`GET /visores/${USER}/folders`]: () => ({ status: 200, body: { status: 'success', data: [folder], version: 1 } }),
-      [`GET /visores/${USER}`]: () => ({ status: 200, body: { status: 'success', data: [visor('v1', 'Uno'), visor('v2', 'Dos')] } }),
+      [`GET /visores/${USER}`]: () => listed(visor('v1', 'Uno'), visor('v2', 'Dos')),
+      ...whole(visor('v1', 'Uno'), visor('v2', 'Dos')),
       [`GET /visores/${USER}/getFavs`]: () => favs,
       [`PUT /visores/${USER}/folders`]: () => saved(1 + ++saves, saves === 1),
     });
     await sync.refresh();
     expect(await sync.changeTree({ kind: 'setFolderFavourite', folderId: 'F', fav: true })).toEqual({ ok: true, value: { version: 2 } });
-    expect(http.calls.map((call) => call.method)).toEqual(['GET', 'GET', 'GET', 'PUT']);
+    expect(http.calls.map((call) => call.method)).toEqual(['GET', 'GET', 'GET', 'GET', 'GET', 'PUT']);
     expect(await database.folderTrees.get(USER)).toEqual({ userId: USER, nodes: [favouriteFolder], version: 2, syncedAt: 42 });
     expect((await database.favourites.get(USER))?.folders).toEqual([favouriteFolder]);
     expect(favOf(await database.visores.get([USER, 'v1']))).toBe(true);
@@ -144,7 +185,8 @@ describe('workspace sync', () => {
       const server = { version: 3 };
       const setupResult = setup({
         [`GET /visores/${USER}/folders`]: (call) => (call.headers['if-none-match'] === `"${server.version}"` ? { status: 304 } : tree(server.version)),
-        [`GET /visores/${USER}`]: () => ({ status: 200, body: { status: 'success', data: [visor('v1', 'Uno')] } }),
+        [`GET /visores/${USER}`]: () => listed(visor('v1', 'Uno')),
+        ...whole(visor('v1', 'Uno')),
         [`GET /visores/${USER}/getFavs`]: () => favs,
       });
       return { ...setupResult, server };
@@ -223,7 +265,8 @@ describe('workspace sync', () => {
     const held = heldRoute();
     const { sync, database, current } = setup({
       [`GET /visores/${USER}/folders`]: held.route,
-      [`GET /visores/${USER}`]: () => ({ status: 200, body: { status: 'success', data: [visor('v1', 'Uno')] } }),
+      [`GET /visores/${USER}`]: () => listed(visor('v1', 'Uno')),
+      ...whole(visor('v1', 'Uno')),
       [`GET /visores/${USER}/getFavs`]: () => favs,
     });
     const pending = sync.refresh();
@@ -325,10 +368,8 @@ describe('a change of a visor deleted on another device or in another tab (410)'
           version: server.deleted ? 2 : 1,
         },
       })),
-      [`GET /visores/${USER}`]: answers(() => ({
-        status: 200,
-        body: { status: 'success', data: server.deleted ? [visor('v2', 'Dos')] : [{ ...visor('v1', 'Uno'), fav: true }, visor('v2', 'Dos')] },
-      })),
+      [`GET /visores/${USER}`]: answers(() => (server.deleted ? listed(visor('v2', 'Dos')) : listed({ ...visor('v1', 'Uno'), fav: true }, visor('v2', 'Dos')))),
+      ...whole({ ...visor('v1', 'Uno'), fav: true }, visor('v2', 'Dos')),
       [`GET /visores/${USER}/getFavs`]: answers(() => ({
         status: 200,
         body: { status: 'success', data: { visores: server.deleted ? [] : [{ visor_id: 'v1', emoji: '', title: 'Uno' }], folders: [] } },

@@ -1,10 +1,12 @@
 // When the worker reads the workspace from the server (issue 16, "refresh policy"): at
-// sign-in (the whole of it), on a 412 (the tree moved on: the whole of it again), and when a
+// sign-in (the whole of it: the tree, the list of visores without their sections, the
+// favourites, then the sections of each visor not cached at its listed version, so every own
+// visor still opens offline), on a 412 (the tree moved on: the whole of it again), and when a
 // tab becomes visible after a while, with a version check that costs one GET answered 304
 // without a body while nothing changed; when it did (another device), the whole of it.
 // Mounting a screen reads nothing: the tabs render Dexie, which every write keeps current.
 // Tabs of one browser share the worker and Dexie, so a change in one needs no read in another.
-import { FavsResponse, FolderTreeResponse, VisorListResponse, type TreeNode, type Visor } from '../protocol/workspace';
+import { FavsResponse, FolderTreeResponse, ReadVisorResponse, VisorListResponse, isOwnVisor, type TreeNode, type VisorSummary } from '../protocol/workspace';
 import type { VisoresDb } from '../shared/db';
 import { ApiError } from '../shared/errors';
 import type { HttpClient } from '../shared/http';
@@ -37,8 +39,11 @@ export interface SyncRefreshDeps {
   now: () => number;
 }
 
+/** Visores whose sections a full read fetches at once: a first sign-in with many reads them a few at a time. */
+export const PARALLEL_VISOR_READS = 4;
+
 export function createSyncRefresh({ db, http, store, now }: SyncRefreshDeps) {
-  const { base } = workspacePaths;
+  const { base, visor } = workspacePaths;
 
   async function fetchTree(userId: string): Promise<Tree> {
     const { body } = await http.request('GET', `${base(userId)}/folders`, { schema: FolderTreeResponse });
@@ -46,16 +51,38 @@ export function createSyncRefresh({ db, http, store, now }: SyncRefreshDeps) {
   }
 
   /**
-   * Reads tree (unless given: the version check just read it), visores and favourites and
-   * stores them as one state; answers the tree stored.
+   * Reads the sections of the user's visores `visorIds` (GET …/get, a few at a time) into the
+   * cache, so each opens offline later. One deleted meanwhile (404, 410) is skipped: the next
+   * read of the list drops it.
+   */
+  async function readVisores(userId: string, visorIds: readonly string[]): Promise<void> {
+    const queue = [...visorIds];
+    const reader = async () => {
+      for (let visorId = queue.shift(); visorId !== undefined; visorId = queue.shift()) {
+        try {
+          const { body } = await http.request('GET', `${visor(visorId)}/get`, { schema: ReadVisorResponse });
+          if (isOwnVisor(body.data)) await store.putVisor(userId, body.data);
+        } catch (error) {
+          if (!(error instanceof ApiError && (error.status === 404 || error.status === 410))) throw error;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(PARALLEL_VISOR_READS, queue.length) }, reader));
+  }
+
+  /**
+   * Reads tree (unless given: the version check just read it), the list of visores and the
+   * favourites and stores them as one state, then the sections of each visor this browser lacks
+   * or has at another version (the list carries none); answers the tree stored.
    */
   async function readAll(userId: string, known?: Tree): Promise<Tree> {
     const [tree, visores, favourites] = await Promise.all([
       known ?? fetchTree(userId),
-      http.request('GET', base(userId), { schema: VisorListResponse }).then((answer): Visor[] => answer.body.data),
+      http.request('GET', base(userId), { schema: VisorListResponse }).then((answer): VisorSummary[] => answer.body.data),
       http.request('GET', `${base(userId)}/getFavs`, { schema: FavsResponse }).then((answer) => answer.body.data),
     ]);
-    await store.applyWorkspace(userId, { tree: tree.nodes, version: tree.version, favourites }, { ownVisores: visores });
+    const unread = await store.applyWorkspace(userId, { tree: tree.nodes, version: tree.version, favourites }, { ownVisores: visores });
+    await readVisores(userId, unread);
     return tree;
   }
 

@@ -3,9 +3,9 @@
 // favourites, and each cached own visor's `fav` from the favourites list. It computes no
 // rule of its own. Each write is one transaction that first checks that the user it was
 // read for is still the one signed in.
-import type { VisoresDb } from '../shared/db';
+import type { OwnVisorRecord, VisoresDb } from '../shared/db';
 import { favouriteFolders, removeNode } from '../lib/folderTree';
-import { isOwnVisor, type FolderNode, type ReadVisor, type Visor, type WorkspaceState } from '../protocol/workspace';
+import { isOwnVisor, type FolderNode, type ReadVisor, type Visor, type VisorSummary, type WorkspaceState } from '../protocol/workspace';
 
 /** What a write changed beside the workspace state, stored in the same transaction. */
 export interface WorkspaceRows {
@@ -13,8 +13,12 @@ export interface WorkspaceRows {
   visor?: Visor;
   /** Visores the write deleted. */
   removed?: readonly string[];
-  /** Every own visor (a full read): own visores not in it are gone; others' public ones opened here stay. */
-  ownVisores?: readonly Visor[];
+  /**
+   * Every own visor as the list names it, without sections (a full read): own visores not in it
+   * are gone; others' public ones opened here stay. A cached one takes the listed fields and
+   * keeps the sections it has, with their version, until they are read (readVisores).
+   */
+  ownVisores?: readonly VisorSummary[];
 }
 
 export interface SyncStoreDeps {
@@ -26,12 +30,18 @@ export interface SyncStoreDeps {
 
 export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
   return {
-    /** Tree, version, favourites and the visor rows a write changed, with each own visor's `fav` as the server's favourites say. */
-    async applyWorkspace(userId: string, state: WorkspaceState, rows: WorkspaceRows = {}): Promise<void> {
-      await db.transaction('rw', db.folderTrees, db.visores, db.favourites, async () => {
+    /**
+     * Tree, version, favourites and the visor rows a write changed, with each own visor's `fav` as
+     * the server's favourites say. Answers the listed visores (`rows.ownVisores`) whose sections
+     * this browser lacks: not cached, cached at another version, or with offline changes applied
+     * (a record of the server's replaces them, as a full read always did).
+     */
+    async applyWorkspace(userId: string, state: WorkspaceState, rows: WorkspaceRows = {}): Promise<string[]> {
+      return db.transaction('rw', db.folderTrees, db.visores, db.favourites, async () => {
         stillSignedIn(userId);
         await db.folderTrees.put({ userId, nodes: state.tree, version: state.version, syncedAt: now() });
         await db.favourites.put({ userId, ...state.favourites });
+        const unread: string[] = [];
         if (rows.ownVisores) {
           const listed = new Set(rows.ownVisores.map((visor) => visor.visor_id));
           const gone = await db.visores
@@ -40,7 +50,16 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
             .filter((visor) => isOwnVisor(visor) && visor.owner === userId && !listed.has(visor.visor_id))
             .primaryKeys();
           await db.visores.bulkDelete(gone);
-          await db.visores.bulkPut(rows.ownVisores.map((visor) => ({ ...visor, userId })));
+          const cached = await db.visores.bulkGet(rows.ownVisores.map((visor): [string, string] => [userId, visor.visor_id]));
+          const kept: OwnVisorRecord[] = [];
+          rows.ownVisores.forEach((summary, index) => {
+            const record = cached[index];
+            const own = record && isOwnVisor(record) && record.owner === userId ? record : null;
+            if (!own || own.version !== summary.version || (own.localRev ?? 0) > 0) unread.push(summary.visor_id);
+            // The listed fields now; the sections, and the version they are of, stay the cached ones until read.
+            if (own) kept.push({ ...own, ...summary, version: own.version, userId });
+          });
+          await db.visores.bulkPut(kept);
         }
         if (rows.removed?.length) await db.visores.bulkDelete(rows.removed.map((visorId): [string, string] => [userId, visorId]));
         if (rows.visor) await db.visores.put({ ...rows.visor, userId });
@@ -51,6 +70,7 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
           .filter((visor) => isOwnVisor(visor) && visor.owner === userId && visor.fav !== favourite.has(visor.visor_id))
           .toArray();
         await db.visores.bulkPut(changed.flatMap((visor) => (isOwnVisor(visor) ? [{ ...visor, fav: !visor.fav }] : [])));
+        return unread;
       });
     },
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectResponse } from '../../src/protocol/broker.js';
 import { SearchResponse } from '../../src/protocol/market.js';
-import { FolderTreeResponse, VisorListResponse, isFolderNode, type Visor } from '../../src/protocol/workspace.js';
+import { FolderTreeResponse, VisorListResponse, VisorResponse, isFolderNode, type Visor } from '../../src/protocol/workspace.js';
 import { yyyymmdd } from '../../src/lib/calendar.js';
 import { buildApp } from '../../server/app.js';
 import { boardSymbols, nextDollarFutures } from '../../server/workspace/demoVisores.js';
@@ -27,7 +27,18 @@ describe.each(databaseTargets())('demo visores on $name', (target) => {
   });
 
   const treeOf = async (who: Session) => expectBody(await who.api.get(`/api/visores/${who.user._id}/folders`), FolderTreeResponse);
-  const visoresOf = async (who: Session) => expectBody(await who.api.get(`/api/visores/${who.user._id}`), VisorListResponse).data;
+  /** The user's visores whole: the list (without sections), then each one read, which the list must agree with. */
+  const visoresOf = async (who: Session) => {
+    const listed = expectBody(await who.api.get(`/api/visores/${who.user._id}`), VisorListResponse).data;
+    return Promise.all(
+      listed.map(async (summary) => {
+        const whole = expectBody(await who.api.get(`/api/visores/${summary.visor_id}/get`), VisorResponse).data;
+        const { secciones: _sections, ...rest } = whole;
+        expect(summary).toEqual(rest);
+        return whole;
+      }),
+    );
+  };
   const byTitle = (visores: Visor[], title: RegExp) => {
     const found = visores.find((visor) => title.test(visor.title));
     expect(found, `a visor titled ${String(title)}`).toBeDefined();

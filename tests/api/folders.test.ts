@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SaveTreeResponse, TREE_LIMITS, type TreeNode } from '../../src/protocol/workspace.js';
+import { JSON_TOO_DEEP } from '../../src/protocol/jsonDepth.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, createUser, expectBody, expectErrorResponse, expectSuccess, session, type Session } from './helpers.js';
 import { folder, getFavs, leaf, leafOfVisor, leavesOf, listVisores, newVisor, readTree, readVisor, saveTree, workspaceOf } from './workspace.js';
@@ -411,11 +412,17 @@ describe.each(databaseTargets())('folder tree API on $name', (target) => {
 
     // Built as text: JSON.stringify (here and on the server) recurses and would overflow first.
     const deepFolders = (depth: number) => '[' + '{"folder_id":"D","name":"D","emoji":"","sub":['.repeat(depth) + ']}'.repeat(depth) + ']';
-    it.each([600, 20_000])('refuses %i nested folders with 400 and the depth message (checked before parsing the nodes), and writes nothing', async (depth) => {
+    // A tree up to MAX_JSON_DEPTH levels of JSON (32 of folders) is parsed and told the tree's
+    // limit; a deeper one is refused on its raw text before anything parses it (jsonDepth.ts).
+    it.each([
+      [30, `El árbol no puede superar ${TREE_LIMITS.maxDepth} niveles`],
+      [600, JSON_TOO_DEEP],
+      [20_000, JSON_TOO_DEEP],
+    ])('refuses %i nested folders with 400 and the depth message (checked before parsing the nodes), and writes nothing', async (depth, expected) => {
       const raw = deepFolders(depth);
       expect(raw.length).toBeLessThan(ONE_MB);
       const message = expectErrorResponse(await bad.api.put(`/api/visores/${bad.user._id}/folders`, undefined, { raw }), 400);
-      expect(message).toBe(`El árbol no puede superar ${TREE_LIMITS.maxDepth} niveles`);
+      expect(message).toBe(expected);
       await expectUnchanged();
     });
 

@@ -143,6 +143,48 @@ describe('security headers', () => {
     expect(malformed.headers['cache-control']).toBe('no-store');
   });
 
+  it('on /api paths written percent-encoded (/%61pi/…), routed to the API: no-store, and a JSON 404 for an unknown one', async () => {
+    for (const url of ['/%61pi/profile', '/%61%70%69/profile', '/api/%70rofile', '/%61pi/health']) {
+      const response = await request(server.baseUrl, 'GET', url, { token });
+      expect(response.status, url).toBeLessThan(300);
+      expectSecurityHeaders(response);
+      expect(response.headers.get('cache-control'), url).toBe('no-store');
+    }
+    const unknown = await request(server.baseUrl, 'GET', '/%61pi/nope', { token });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(unknown.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("on the framework's and Node's own answers (400, 414, 417, 431): the same security headers as any answer", async () => {
+    const reference = await request(server.baseUrl, 'GET', '/api/nope');
+    const transport = new Set(['date', 'content-length', 'connection', 'keep-alive', 'content-type', 'transfer-encoding']);
+    const expected = Object.fromEntries([...reference.headers.entries()].filter(([name]) => !transport.has(name)));
+    expect(expected['content-security-policy']).toBeTruthy();
+    expect(expected['cache-control']).toBe('no-store');
+    const answers: Array<[string, number, Record<string, string>]> = [];
+    const viaFetch = async (what: string, status: number, url: string) => {
+      const response = await request(server.baseUrl, 'GET', url, { token });
+      answers.push([what, status, Object.fromEntries(response.headers.entries())]);
+      expect(response.status, what).toBe(status);
+    };
+    const viaSocket = async (what: string, status: number, bytes: string) => {
+      const response = await rawRequest(server.baseUrl, bytes);
+      answers.push([what, status, response.headers]);
+      expect(response.status, what).toBe(status);
+    };
+    await viaFetch('a bad percent-encoding', 400, '/api/visores/%ff/get');
+    await viaFetch('a parameter over the limit', 414, `/api/visores/${'a'.repeat(5000)}/get`);
+    await viaSocket('a malformed request line', 400, 'GARBAGE\r\n\r\n');
+    await viaSocket('headers over the limit', 431, `GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    await viaSocket('an unknown Expect', 417, 'GET /api/profile HTTP/1.1\r\nHost: x\r\nExpect: nonsense\r\nConnection: close\r\n\r\n');
+    await viaSocket('no Host', 400, 'GET /api/health HTTP/1.1\r\nConnection: close\r\n\r\n');
+    for (const [what, , headers] of answers) {
+      const security = Object.fromEntries(Object.entries(headers).filter(([name]) => !transport.has(name)));
+      expect(security, what).toEqual(expected);
+    }
+  });
+
   it('sends HSTS only when the request came over HTTPS (through a trusted proxy)', async () => {
     const overHttps = await request(server.baseUrl, 'GET', '/', { headers: { 'x-forwarded-proto': 'https' } });
     expect(overHttps.headers.get('strict-transport-security')).toMatch(/^max-age=\d{7,}/);

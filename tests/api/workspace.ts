@@ -14,6 +14,7 @@ import {
   type TreeNode,
   type Visor,
   type VisorNode,
+  type VisorSummary,
   type WorkspaceState,
 } from '../../src/protocol/workspace.js';
 import { expectBody, type ApiResponse, type Session } from './helpers.js';
@@ -99,7 +100,8 @@ export function publicFieldsOf(visor: Visor): PublicVisor {
   };
 }
 
-export async function listVisores(who: Session): Promise<Visor[]> {
+/** GET /api/visores/{userId}: the user's visores without their sections. */
+export async function listVisores(who: Session): Promise<VisorSummary[]> {
   return expectBody(await who.api.get(`/api/visores/${who.user._id}`), VisorListResponse).data;
 }
 

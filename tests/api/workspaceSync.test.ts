@@ -17,7 +17,7 @@ import { createWorkspaceSync } from '../../src/workers/sync.js';
 import { CHECK_AFTER_MS } from '../../src/workers/syncRefresh.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, createUser, expectSuccess, session, type Session } from './helpers.js';
-import { folder, getFavs, leaf, leafOfVisor, newVisor, readTree, readVisor, saveTree } from './workspace.js';
+import { SECTIONS, folder, getFavs, leaf, leafOfVisor, newVisor, readTree, readVisor, saveTree } from './workspace.js';
 
 const [sqlite] = databaseTargets();
 let dbCount = 0;
@@ -79,6 +79,28 @@ describe('workspace sync against the server', () => {
     const favourites = await workspaceQueries.favourites(database, userId);
     expect(favourites).toEqual({ userId, ...(await getFavs(user)) });
     expect(favourites!.visores).toEqual([{ visor_id: placed, emoji: '💵', title: 'Dólar' }]);
+  });
+
+  it('caches every own visor whole from a list without sections, reading again only the sections that changed', async () => {
+    const user = await createUser(server, admin.token);
+    const ids = [await newVisor(user, { title: 'Uno' }), await newVisor(user, { title: 'Dos' }), await newVisor(user, { title: 'Tres' })];
+    for (const [index, id] of ids.entries()) expectSuccess(await user.api.put(`/api/visores/${id}/update_secciones`, { secciones: SECTIONS.slice(index) }));
+    const { sync, database, userId, requests, current } = syncFor(user);
+    expect(await sync.refresh()).toEqual({ ok: true, value: undefined });
+    // What a visor opened offline shows: every own visor, sections included, as the server has it.
+    for (const id of ids) expect(await workspaceQueries.visor(database, userId, id)).toEqual({ ...(await readVisor(user, id)), userId });
+    expect(requests.filter((line) => line.endsWith('/get')).sort()).toEqual(ids.map((id) => `GET /api/visores/${id}/get`).sort());
+
+    // Another device changes one visor's sections and renames another: the next read fetches the
+    // changed sections only; the rename comes with the list.
+    expectSuccess(await user.api.put(`/api/visores/${ids[0]}/update_secciones`, { secciones: SECTIONS.slice(3) }));
+    expectSuccess(await user.api.put(`/api/visores/${ids[1]}`, { title: 'Dos, renombrado' }));
+    expectSuccess(await saveTree(user, [], (await readTree(user)).version));
+    requests.length = 0;
+    current.now += CHECK_AFTER_MS;
+    expect(await sync.visible()).toMatchObject({ ok: true });
+    expect(requests.filter((line) => line.endsWith('/get'))).toEqual([`GET /api/visores/${ids[0]}/get`]);
+    for (const id of ids) expect(await workspaceQueries.visor(database, userId, id)).toEqual({ ...(await readVisor(user, id)), userId });
   });
 
   it('creates visores in a folder or at the root, edits, favourites and deletes them, keeping the cache in step', async () => {
@@ -216,11 +238,12 @@ describe('workspace sync against the server', () => {
     expect(await sync.visible()).toMatchObject({ ok: true });
     expect(requests.splice(0)).toEqual([`GET ${path}/folders`]);
 
-    // Another device creates a visor: the check reads tree, visores and favourites again.
+    // Another device creates a visor: the check reads tree, visores and favourites again, and
+    // the new visor whole (the list carries no sections), so it opens offline too.
     const elsewhere = await newVisor(user, { title: 'De otro dispositivo', folder_id: null });
     current.now += CHECK_AFTER_MS;
     expect(await sync.visible()).toMatchObject({ ok: true });
-    expect(requests.splice(0)).toEqual([`GET ${path}/folders`, `GET ${path}`, `GET ${path}/getFavs`]);
+    expect(requests.splice(0)).toEqual([`GET ${path}/folders`, `GET ${path}`, `GET ${path}/getFavs`, `GET /api/visores/${elsewhere}/get`]);
     await expectTreeInStep(user, database);
     expect(await workspaceQueries.visor(database, userId, elsewhere)).toEqual({ ...(await readVisor(user, elsewhere)), userId });
   });

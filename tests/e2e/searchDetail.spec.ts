@@ -44,8 +44,12 @@ interface VisorRead {
   secciones: { id: string; type: string; title: string; config: { rows?: { kind: string; symbol?: string }[] } }[];
 }
 
-const visores = async () => (await api('GET', `/api/visores/${userId}`)).data as VisorRead[];
-const visorNamed = async (title: string) => (await visores()).find((visor) => visor.title === title)!;
+/** The user's visores as listed: without sections (…/get reads one whole). */
+const visores = async () => (await api('GET', `/api/visores/${userId}`)).data as Omit<VisorRead, 'secciones'>[];
+const visorNamed = async (title: string) => {
+  const listed = (await visores()).find((visor) => visor.title === title)!;
+  return (await api('GET', `/api/visores/${listed.visor_id}/get`)).data as VisorRead;
+};
 /** Every symbol row of every quote board of the visor, in order. */
 const boardSymbols = (visor: VisorRead) =>
   visor.secciones.flatMap((item) => (item.type === 'quotes' ? (item.config.rows ?? []).flatMap((row) => (row.symbol ? [row.symbol] : [])) : []));
