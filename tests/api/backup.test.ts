@@ -48,6 +48,7 @@ async function exists(who: Session, id: string): Promise<boolean> {
 }
 
 describe('backup and restore of the SQLite database', () => {
+  // Two server starts, a CLI run each way and a read of every visor: minutes on a loaded machine.
   it('backs up while visores are written and restores every one acknowledged before the backup began', async () => {
     const dataDir = path.join(work, 'data');
     const server = await start(dataDir);
@@ -89,7 +90,7 @@ describe('backup and restore of the SQLite database', () => {
     const after = acknowledged.slice(countAtEnd);
     for (const { id } of after) expect(await exists(reader, id)).toBe(false);
     await stop(second);
-  });
+  }, 120_000);
 
   it('refuses what is not a backup, and says how to back up PostgreSQL', async () => {
     const notADatabase = path.join(work, 'not-a-backup.sqlite');
