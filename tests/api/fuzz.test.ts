@@ -1,7 +1,7 @@
 // Property-based fuzzing of every route in the route table (src/protocol/routes.ts) and of
 // both sockets (issue 17, "Keep it closed"). For each route, fast-check generates requests:
 // bodies valid-ish from the route's schema, mutated, or garbage (wrong types, huge strings,
-// deep nesting, unicode, NUL, lone surrogates, `__proto__`/`constructor` keys, bytes that are
+// deep nesting around and far past the JSON depth limit, never answered 2xx, unicode, NUL, lone surrogates, `__proto__`/`constructor` keys, bytes that are
 // not JSON or not UTF-8, around and over the 1 MB limit); path parameters (the right ids,
 // long, %-encoded, `%ff`, raw unicode, `..`); headers (Content-Type variants, huge, duplicated,
 // broken framing, upgrade headers on the sockets' paths); query strings; as the user, the
@@ -9,7 +9,7 @@
 // `{status:'error', message}` with a message, whole (never cut off), and the server answers
 // /api/health after each route's run. For /ws/market and /ws/positions, generated frames
 // before and after auth (garbage JSON, binary frames, frames over 64 KB and over 1 MB, invalid
-// UTF-8, wrong actions, many symbols) are checked against a model of the documented
+// UTF-8, wrong actions, many symbols, nesting past the depth limit) are checked against a model of the documented
 // behaviour: the close code (4401 before auth, 1008 after five broken limits, 1009 over 1 MB,
 // 1007 for invalid UTF-8) or the socket still answering, and every event a ControlEvent.
 //
@@ -34,7 +34,9 @@ import { AuthMessage, ControlEvent, SOCKET_LIMITS, SocketErrorEvent } from '../.
 import { startServer, type TestServer } from './harness.js';
 import { ADMIN, checkToken, createUser, expectSuccess, session, type Session } from './helpers.js';
 import { FolderTree } from '../../src/protocol/workspace.js';
+import { jsonTooDeep } from '../../src/protocol/jsonDepth.js';
 import {
+  deepJson,
   deepTreeJson,
   bodyCase,
   headerCase,
@@ -330,7 +332,10 @@ describe('fuzzing every route and both sockets on sqlite', () => {
   function checkExchange(exchange: RawExchange, request: RawRequest): string | null {
     if (exchange.answers.length === 0) return `no answer (${exchange.problem ?? 'the connection closed'})`;
     const origin = request.headers.find(([name]) => name === 'origin')?.[1];
+    // A body nested past the limit is refused before it is parsed: no route may take it.
+    const deep = request.method !== 'GET' && request.method !== 'HEAD' && request.body != null && jsonTooDeep(request.body.toString('utf8'));
     for (const answer of exchange.answers) {
+      if (deep && answer.status >= 200 && answer.status < 300) return `${answer.status} for a body nested past the depth limit`;
       // Another site's page (or a sandboxed one, or a file) may not open a socket with the user's browser.
       if (answer.status === 101 && origin != null && FOREIGN_ORIGINS.has(origin)) return `101: socket opened for Origin ${origin}`;
       const type = answer.headers['content-type']?.join(', ') ?? '';
@@ -487,6 +492,13 @@ describe('fuzzing every route and both sockets on sqlite', () => {
           .constantFrom(Buffer.from([0xff, 0xfe]), Buffer.from('{"action":"ping","requestId":"\xc3\x28"}', 'latin1'), Buffer.from([0xed, 0xa0, 0x80]))
           .map((data): Frame => ({ binary: false, data })),
       },
+      {
+        weight: 2,
+        arbitrary: deepJson(SOCKET_LIMITS.maxMessageBytes, ['action', 'symbol', 'symbols', 'token', 'requestId']).map((data): Frame => ({
+          binary: false,
+          data,
+        })),
+      },
       { weight: 1, arbitrary: fc.integer({ min: SOCKET_LIMITS.maxMessageBytes, max: 200_000 }).map(tooBig) },
       { weight: 1, arbitrary: fc.constant(null).map(() => tooBig(1024 * 1024 + 100)) },
     );
@@ -505,6 +517,11 @@ describe('fuzzing every route and both sockets on sqlite', () => {
       if (frame.data.length > 1024 * 1024) return close(1009);
       if (!frame.binary && !isUtf8(frame.data)) return close(1007);
       if (frame.data.length > SOCKET_LIMITS.maxMessageBytes) {
+        if (strike()) return close(1008);
+        continue;
+      }
+      // Nested past the depth limit: a broken limit too, before or after auth, judged before any parse.
+      if (jsonTooDeep(frame.data.toString('utf8'))) {
         if (strike()) return close(1008);
         continue;
       }

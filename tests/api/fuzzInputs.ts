@@ -5,6 +5,7 @@
 import net from 'node:net';
 import fc from 'fast-check';
 import { z } from '../../src/protocol/zod.js';
+import { MAX_JSON_DEPTH } from '../../src/protocol/jsonDepth.js';
 
 // ---------------------------------------------------------------- JSON Schema → values
 
@@ -173,6 +174,46 @@ export function deepTreeJson(levels: number): Buffer {
   return Buffer.from(`${open.join('')}[]${'}]'.repeat(levels)}`);
 }
 
+/** Shapes of deep JSON text: nested lists, objects, both, a field of an object, or brackets only inside strings (flat). */
+export type DeepShape = 'lists' | 'objects' | 'mixed' | 'field' | 'strings';
+
+/**
+ * JSON text whose arrays and objects nest `depth` levels (the 'strings' shape: one level, its
+ * strings full of brackets and escaped quotes), written as text: no recursion builds or prints it.
+ * `key` names the deep field of the 'field' shape (`{"key":[[[…]]], "password":"x"}`).
+ */
+export function nestedJsonText(depth: number, shape: DeepShape, key = 'a'): string {
+  const lists = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+  switch (shape) {
+    case 'lists':
+      return lists(depth);
+    case 'objects':
+      return '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+    case 'mixed': {
+      const pairs = Math.ceil(depth / 2);
+      return '{"a":['.repeat(pairs) + '1' + ']}'.repeat(pairs);
+    }
+    case 'field':
+      return `{${JSON.stringify(key)}:${lists(Math.max(0, depth - 1))},"password":"x"}`;
+    case 'strings':
+      return JSON.stringify({ [key]: '['.repeat(depth) + '\\"' + '{'.repeat(depth), other: '"]}' });
+  }
+}
+
+/**
+ * Deep JSON text around and past MAX_JSON_DEPTH (one under, at, one over, and far past it), of
+ * every DeepShape, at most `maxBytes` long: what the server must refuse before parsing (or, at
+ * the limit and in strings, parse as any other body).
+ */
+export function deepJson(maxBytes: number, keys: readonly string[] = ['a']): fc.Arbitrary<Buffer> {
+  const depth = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(MAX_JSON_DEPTH - 1, MAX_JSON_DEPTH, MAX_JSON_DEPTH + 1) },
+    { weight: 2, arbitrary: fc.integer({ min: MAX_JSON_DEPTH + 2, max: Math.floor(maxBytes / 7) }) },
+  );
+  const shape = fc.constantFrom<DeepShape>('lists', 'objects', 'mixed', 'field', 'strings');
+  return fc.tuple(depth, shape, fc.constantFrom(...keys)).map(([levels, form, key]) => Buffer.from(nestedJsonText(levels, form, key)));
+}
+
 export const jsonGarbage: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 3, arbitrary: nastyString },
   { weight: 3, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
@@ -255,7 +296,7 @@ const rawGarbage: fc.Arbitrary<Buffer> = fc.oneof(
 
 export interface BodyCase {
   /** What the body is, for the failure report. */
-  kind: 'none' | 'json' | 'raw' | 'huge';
+  kind: 'none' | 'json' | 'raw' | 'huge' | 'deep';
   bytes: Buffer | null;
 }
 
@@ -266,6 +307,7 @@ export function bodyCase(schema: z.ZodType | undefined, special?: fc.Arbitrary<B
     { weight: 2, arbitrary: fc.constant<BodyCase>({ kind: 'none', bytes: null }) },
     { weight: 12, arbitrary: jsonBody(schema).map((value): BodyCase => ({ kind: 'json', bytes: Buffer.from(toJsonText(value)) })) },
     { weight: 3, arbitrary: rawGarbage.map((bytes): BodyCase => ({ kind: 'raw', bytes })) },
+    { weight: 2, arbitrary: deepJson(1024 * 1024, ['username', 'title', 'secciones', 'a']).map((bytes): BodyCase => ({ kind: 'deep', bytes })) },
     {
       weight: 1,
       arbitrary: fc.tuple(fc.constantFrom(150_000, 1024 * 1024 - 20, 1024 * 1024 + 10), fc.constantFrom('string', 'array')).map(([size, how]): BodyCase => {
