@@ -76,6 +76,8 @@ export interface VisoresTable {
   version: ColumnType<number, number | undefined, number>;
   created_at: number;
   updated_at: number;
+  /** UTF-8 bytes of secciones, title, emoji and colour (visorBytes): the storage quota sums these. */
+  stored_bytes: number;
 }
 
 /**

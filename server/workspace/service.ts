@@ -137,15 +137,12 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
   // sees every other write of the user, parallel ones included. A write that does not grow what
   // is stored is never refused, so a quota lowered below what a user has never locks them out.
 
-  /** Bytes of the user's visores as stored, counted by the database (visorBytes), leaving out `except`. */
+  /** Bytes of the user's visores as stored (each row keeps its visorBytes), leaving out `except`. */
   async function storedBytes(trx: Kysely<Database>, userId: string, except: string | null): Promise<number> {
-    const bytes =
-      dialect === 'postgres'
-        ? sql<number>`octet_length(secciones) + octet_length(title) + octet_length(emoji) + octet_length(color)`
-        : sql<number>`length(cast(secciones as blob)) + length(cast(title as blob)) + length(cast(emoji as blob)) + length(cast(color as blob))`;
+    // Read from the owner's covering index (visores_owner_listing): no section is read.
     let query = trx
       .selectFrom('visores')
-      .select(sql<number | string>`coalesce(sum(${bytes}), 0)`.as('bytes'))
+      .select(sql<number | string>`coalesce(sum(stored_bytes), 0)`.as('bytes'))
       .where('owner', '=', userId);
     if (except != null) query = query.where('id', '!=', except);
     return Number((await query.executeTakeFirstOrThrow()).bytes);
@@ -296,7 +293,9 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       version: 0,
       created_at: at,
       updated_at: at,
+      stored_bytes: 0,
     };
+    row.stored_bytes = visorBytes(row);
     await trx.insertInto('visores').values(row).execute();
     if (placeIn !== undefined) {
       const tree = await trees.lock(trx, owner.id);
@@ -366,7 +365,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
     async listVisores(user: UserRow): Promise<VisorSummary[]> {
       const rows = await db
         .selectFrom('visores')
-        .select(['id', 'owner', 'title', 'emoji', 'color', 'fav', 'public', 'version', 'created_at', 'updated_at'])
+        .select(['id', 'owner', 'title', 'emoji', 'color', 'fav', 'public', 'version', 'created_at', 'updated_at', 'stored_bytes'])
         .where('owner', '=', user.id)
         .orderBy('updated_at', 'desc')
         .execute();
@@ -440,7 +439,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         await checkUserBytes(trx, actor.user.id, visorId, visorBytes(current), visorBytes(next));
         await trx
           .updateTable('visores')
-          .set({ title: next.title, emoji: next.emoji, color: next.color, updated_at: next.updated_at })
+          .set({ title: next.title, emoji: next.emoji, color: next.color, updated_at: next.updated_at, stored_bytes: visorBytes(next) })
           .where('id', '=', visorId)
           .execute();
         await syncLeaf(trx, actor.user.id, visorId, leafOf(next));
@@ -467,7 +466,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         // row (no row locks); only one of them updates it.
         const updated = await trx
           .updateTable('visores')
-          .set({ secciones: next.secciones, version: next.version, updated_at: next.updated_at })
+          .set({ secciones: next.secciones, version: next.version, updated_at: next.updated_at, stored_bytes: visorBytes(next) })
           .where('id', '=', visorId)
           .where('version', '=', current.version)
           .executeTakeFirst();

@@ -5,6 +5,7 @@ import { Migrator, PostgresIntrospector, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, type Db } from '../../server/db/index.js';
 import { migrations } from '../../server/db/migrations/index.js';
+import { visorBytes } from '../../server/workspace/service.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, createUser, expectErrorResponse, expectSuccess, session } from './helpers.js';
 import { SECTIONS, SECTIONS_WITHOUT_BROKER, newVisor, readVisor } from './workspace.js';
@@ -41,12 +42,13 @@ describe.each(databaseTargets())('migrations on $name', (target) => {
     const down = await migrator.migrateTo('0005_operator_log_indexes');
     expect(down.error).toBeUndefined();
     expect(down.results?.map((result) => [result.migrationName, result.direction, result.status])).toEqual([
+      ['0008_visor_stored_bytes', 'Down', 'Success'],
       ['0007_clones_without_broker', 'Down', 'Success'],
       ['0006_visor_tombstones', 'Down', 'Success'],
     ]);
     expect(await tables()).not.toContain('visor_tombstones');
 
-    expect(await migrateToLatest(db)).toEqual(['0006_visor_tombstones', '0007_clones_without_broker']);
+    expect(await migrateToLatest(db)).toEqual(['0006_visor_tombstones', '0007_clones_without_broker', '0008_visor_stored_bytes']);
     expect(await tables()).toContain('visor_tombstones');
     // The data is as it was; a delete from now on leaves its tombstone.
     expect((await readVisor(demo, visorId)).title).toBe('Antes de 0006');
@@ -84,7 +86,7 @@ describe.each(databaseTargets())('migrations on $name', (target) => {
     const schema = await schemaOf(db);
     const migrator = new Migrator({ db, migrationTableSchema: schema, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateTo('0006_visor_tombstones')).error).toBeUndefined();
-    expect(await migrateToLatest(db)).toEqual(['0007_clones_without_broker']);
+    expect(await migrateToLatest(db)).toEqual(['0007_clones_without_broker', '0008_visor_stored_bytes']);
 
     const after = await readVisor(cloner, foreign);
     expect(after.secciones).toEqual(SECTIONS_WITHOUT_BROKER);
@@ -92,5 +94,23 @@ describe.each(databaseTargets())('migrations on $name', (target) => {
     expect((await readVisor(cloner, orphan)).secciones).toEqual(SECTIONS_WITHOUT_BROKER);
     expect((await readVisor(owner, own)).secciones).toEqual(SECTIONS);
     expect((await readVisor(owner, source)).secciones).toEqual(SECTIONS);
+  });
+
+  it('0008 counts the bytes every visor stores, as the app counts them, so the storage quota sums the column', async () => {
+    const { db } = server.app.ctx;
+    const demo = await session(server);
+    const visorId = await newVisor(demo, { title: 'Año ñandú 📈' });
+    expectSuccess(await demo.api.put(`/api/visores/${visorId}/update_secciones`, { secciones: SECTIONS }));
+    const schema = await schemaOf(db);
+    const migrator = new Migrator({ db, migrationTableSchema: schema, provider: { getMigrations: async () => migrations } });
+    expect((await migrator.migrateTo('0007_clones_without_broker')).error).toBeUndefined();
+    expect(await migrateToLatest(db)).toEqual(['0008_visor_stored_bytes']);
+    const rows = await db.selectFrom('visores').select(['id', 'secciones', 'title', 'emoji', 'color', 'stored_bytes']).execute();
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) expect(Number(row.stored_bytes), row.id).toBe(visorBytes(row));
+    // What the app writes from now on is counted the same way.
+    expectSuccess(await demo.api.put(`/api/visores/${visorId}`, { title: 'Otro título más largo' }));
+    const renamed = await db.selectFrom('visores').selectAll().where('id', '=', visorId).executeTakeFirstOrThrow();
+    expect(Number(renamed.stored_bytes)).toBe(visorBytes(renamed));
   });
 });
