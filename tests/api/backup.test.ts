@@ -23,7 +23,8 @@ function cli(args: string[], env: Record<string, string>) {
 }
 
 async function start(dataDir: string): Promise<ServerProcess> {
-  const server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: path.join(work, 'no-client') });
+  // The writers create visores as fast as the server answers, past the default quota on a slow day.
+  const server = await startServerProcess({ DATA_DIR: dataDir, STATIC_DIR: path.join(work, 'no-client'), MAX_VISORES_PER_USER: '100000' });
   servers.push(server);
   return server;
 }
@@ -56,22 +57,36 @@ describe('backup and restore of the SQLite database', () => {
 
     const acknowledged: { id: string; at: number }[] = [];
     let stopWriting = false;
+    let failure: unknown = null;
     const write = async () => {
-      for (let n = 0; !stopWriting; n += 1) {
-        const id = await newVisor(writer, { title: `Escrito ${n}` });
-        acknowledged.push({ id, at: Date.now() });
+      try {
+        for (let n = 0; !stopWriting; n += 1) {
+          const id = await newVisor(writer, { title: `Escrito ${n}` });
+          acknowledged.push({ id, at: Date.now() });
+        }
+      } catch (error) {
+        failure ??= error;
+        stopWriting = true;
       }
     };
     const writers = Array.from({ length: 4 }, write);
+    /** Until `count` writes are acknowledged (a writer's failure fails the test at once). */
+    const acknowledgedAtLeast = async (count: number) => {
+      while (acknowledged.length < count) {
+        if (failure) throw failure;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    };
     // Some writes land before, some during, some after the backup.
-    while (acknowledged.length < 20) await new Promise((resolve) => setTimeout(resolve, 20));
+    await acknowledgedAtLeast(20);
     const backupFile = path.join(work, 'visores-backup.sqlite');
     const began = Date.now();
     const { stdout } = await cli(['backup', backupFile], { DATA_DIR: dataDir });
     const countAtEnd = acknowledged.length;
-    while (acknowledged.length < countAtEnd + 10) await new Promise((resolve) => setTimeout(resolve, 20));
+    await acknowledgedAtLeast(countAtEnd + 10);
     stopWriting = true;
     await Promise.all(writers);
+    if (failure) throw failure;
     expect(stdout).toContain(backupFile);
     await stop(server);
 
