@@ -309,7 +309,7 @@ export const FormulaConfig = z.preprocess(
 export type FormulaConfig = z.infer<typeof FormulaConfig>;
 
 /**
- * A positions section (issue 19): the account it shows ('' or absent until one is chosen) and the
+ * A positions section: the account it shows ('' or absent until one is chosen) and the
  * broker session it is reached through: `brokerUrl` (`sim://`, the paper broker, when absent) and
  * the broker `username` ('' when absent). Never the password: it is sent once, to connect. All
  * are optional, so configs stored as `{account}` load as they are (a paper-broker account), and

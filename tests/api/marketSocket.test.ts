@@ -1,4 +1,4 @@
-// The market socket /ws/market (issue 4): snapshots and updates keyed by the name the client
+// The market socket /ws/market: snapshots and updates keyed by the name the client
 // wrote, in the catalogue's spelling (its variants in letter case and spaces are one),
 // unsubscribe, bad subscriptions, the subscription limit, a slow reader, and the per-socket
 // limits both sockets share.

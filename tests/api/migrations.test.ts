@@ -1,4 +1,4 @@
-// The numbered migrations on a database that already holds data (issue 21's 0006, and 0007 that
+// The numbered migrations on a database that already holds data (0006's visor tombstones, and 0007 that
 // takes another user's broker out of clones made before clones left it out): taken back and
 // applied again, on SQLite and PostgreSQL. The other API tests run them on empty databases only.
 import { Migrator, PostgresIntrospector, sql } from 'kysely';
