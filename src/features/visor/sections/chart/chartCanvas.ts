@@ -182,11 +182,18 @@ export function mountChart(options: MountChartOptions): () => void {
   chart.panes()[1]?.setStretchFactor(0.25);
 
   root.dataset.mode = candleMode ? 'candles' : 'lines';
-  /** How many bars the first series has, on the root for tests and support (written when it changes). */
+  /**
+   * How many bars the first series has, and its last candle (time, close, volume), on the root for
+   * tests and support (written when they change): a trade at the price before moves no number on
+   * screen but the volume pane's last bar.
+   */
   const countBars = () => {
     const first = drawn[0];
     const bars = String(first ? (first.candles?.length ?? first.points?.length ?? 0) : 0);
     if (root.dataset.bars !== bars) root.dataset.bars = bars;
+    const last = first?.candles?.at(-1);
+    const lastBar = last ? `${last.time} ${last.close} ${last.volume}` : '';
+    if (root.dataset.lastBar !== lastBar) root.dataset.lastBar = lastBar;
   };
   const timeText = root.querySelector('[data-field="crosshair-time"]')?.firstChild as Text | null | undefined;
   let disposed = false;
@@ -460,5 +467,6 @@ export function mountChart(options: MountChartOptions): () => void {
     chart.remove();
     delete root.dataset.crosshairTime;
     delete root.dataset.bars;
+    delete root.dataset.lastBar;
   };
 }
