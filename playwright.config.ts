@@ -56,6 +56,8 @@ export default defineConfig({
       // Specs watch live charts and sessions: whatever the hour CI runs at, the simulated market
       // plays the last trading day's session from 11:30 (both markets open for hours).
       SIM_MARKET_TIME: '11:30',
+      // The specs of both workers sign in as demo at once, each at a brisk person's pace.
+      USER_REQUESTS: '1000',
     },
   },
 });

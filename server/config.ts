@@ -44,6 +44,11 @@ export interface Config {
   loginConcurrency: number;
   /** …and waiting for a turn; beyond it a sign-in is refused (429) before any hashing. */
   loginQueue: number;
+  /** Checks of one address running and waiting at once in this process (the turns go round the addresses). */
+  loginPerAddress: number;
+  /** Requests of one signed-in user per window (all processes, with Redis); past it 429 before the body is read. */
+  userRequests: number;
+  userRequestsWindowMs: number;
   /**
    * Origins the app is served from (https://visores.example); the sockets accept these and
    * allowedOrigins, and the CSP lets pages connect to them. Empty: http:// on the listen
@@ -328,6 +333,9 @@ export function loadConfig(env: Env = process.env): Config {
     loginIpMaxFailures: int(env, 'LOGIN_IP_MAX_FAILURES', 20, 1),
     loginConcurrency: int(env, 'LOGIN_CONCURRENCY', defaultLoginConcurrency(env), 1),
     loginQueue: int(env, 'LOGIN_QUEUE', 50, 0),
+    loginPerAddress: int(env, 'LOGIN_PER_ADDRESS', 4, 1),
+    userRequests: int(env, 'USER_REQUESTS', 200, 1),
+    userRequestsWindowMs: int(env, 'USER_REQUESTS_WINDOW_SECONDS', 10, 1) * 1000,
     publicOrigins: origins(env, 'PUBLIC_ORIGINS'),
     allowedOrigins: (text(env, 'ALLOWED_ORIGINS') ?? '')
       .split(',')

@@ -6,6 +6,9 @@ const SETTINGS: BudgetSettings = {
   loginWindowMs: 15 * 60_000,
   loginIpMaxFailures: 3,
   loginConcurrency: 1,
+  loginPerAddress: 4,
+  userRequests: 3,
+  userRequestsWindowMs: 10_000,
   loginQueue: 1,
   redisUrl: null,
   redisPrefix: 'visores-unit:',
@@ -38,7 +41,7 @@ describe('createCheckQueue', () => {
     const first = queue.run(work('a'));
     const second = queue.run(work('b'));
     const third = queue.run(work('c'));
-    expect(queue.full).toBe(true);
+    expect(queue.full()).toBe('queue');
     expect(await queue.run(work('refused'))).toBe(BUSY);
     expect(queue.stats()).toEqual({ running: 1, waiting: 2, started: 1 });
     expect(queue.retryAfterMs()).toBeGreaterThanOrEqual(1000);
@@ -46,7 +49,37 @@ describe('createCheckQueue', () => {
     expect(await Promise.all([first, second, third])).toEqual(['a', 'b', 'c']);
     expect(order).toEqual(['a', 'b', 'c']);
     expect(queue.stats()).toEqual({ running: 0, waiting: 0, started: 3 });
-    expect(queue.full).toBe(false);
+    expect(queue.full()).toBeNull();
+  });
+
+  it("gives the freed slots to the keys in turn, and holds each key to its share", async () => {
+    const queue = createCheckQueue(1, 10, 3);
+    const order: string[] = [];
+    const gates = new Map<string, () => void>();
+    const work = (name: string) => () =>
+      new Promise<string>((resolve) => {
+        order.push(name);
+        gates.set(name, () => resolve(name));
+      });
+    const flood = ['a1', 'a2', 'a3'].map((name) => queue.run(work(name), 'attacker'));
+    // The attacker's share is taken: a fourth is refused before it waits, anyone else waits.
+    expect(queue.full('attacker')).toBe('key');
+    expect(await queue.run(work('a4'), 'attacker')).toBe(BUSY);
+    expect(queue.full('demo')).toBeNull();
+    const demo = queue.run(work('demo'), 'demo');
+    // The attacker's first ends: the next turn is the demo's, ahead of the attacker's waiting ones.
+    gates.get('a1')!();
+    await flood[0];
+    await expect.poll(() => order).toEqual(['a1', 'demo']);
+    gates.get('demo')!();
+    expect(await demo).toBe('demo');
+    await expect.poll(() => order).toEqual(['a1', 'demo', 'a2']);
+    gates.get('a2')!();
+    await expect.poll(() => order).toEqual(['a1', 'demo', 'a2', 'a3']);
+    gates.get('a3')!();
+    expect(await Promise.all(flood)).toEqual(['a1', 'a2', 'a3']);
+    expect(queue.stats()).toEqual({ running: 0, waiting: 0, started: 4 });
+    expect(queue.full('attacker')).toBeNull();
   });
 
   it('frees the slot of a work that throws', async () => {

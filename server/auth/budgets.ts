@@ -2,11 +2,14 @@
 // which file reads and DNS look-ups share) is paid for out of budgets taken BEFORE it runs, so
 // a refusal costs no hashing:
 //  - this process runs at most `loginConcurrency` checks at once and lets `loginQueue` wait for
-//    a turn: the global budget. It is per process because what it guards is: each process has
+//    a turn, given to the addresses in turn, one address holding at most `loginPerAddress`
+//    checks running and waiting: the global budget, shared fairly. It is per process because what it guards is: each process has
 //    its own thread pool and CPU. (A count of checks across processes would guard nothing more
 //    and would let a flood from many addresses refuse everyone everywhere.)
 //  - one address may fail `loginIpMaxFailures` checks a window whatever the username (password
 //    spraying), one account `loginMaxFailures` current-password checks (a stolen token).
+//  - one signed-in user may make `userRequests` requests a window: the cost of the requests
+//    that are not password checks (lists, saves of large sections) as one user sends them.
 // With Redis these failure budgets are one count for every process (rate-limiter-flexible's
 // RateLimiterRedis), or N processes would give N times the guesses; when Redis cannot be
 // reached each process counts in memory (the insurance limiter) until it answers again, so an
@@ -22,6 +25,12 @@ export interface BudgetSettings {
   loginIpMaxFailures: number;
   loginConcurrency: number;
   loginQueue: number;
+  /** Checks one address may have running and waiting at once in this process. */
+  loginPerAddress: number;
+  /** Requests one signed-in user may make per window, from any process… */
+  userRequests: number;
+  /** …the window, in milliseconds. */
+  userRequestsWindowMs: number;
   redisUrl: string | null;
   redisPrefix: string;
 }
@@ -32,47 +41,91 @@ export type Refused = { ok: false; retryAfterMs: number };
 /** What `CheckQueue.run` answers when every slot and every waiting place is taken. */
 export const BUSY = Symbol('busy');
 
-/** A bounded semaphore: `concurrency` works at once, `maxWaiting` queued in order, the rest refused. */
+/**
+ * A bounded semaphore, fair between keys (client addresses): `concurrency` works at once,
+ * `maxWaiting` queued, the rest refused. A freed slot goes to the key served least recently
+ * (the keys take turns), each key's works in order, and one key holds at most `maxPerKey` works running and waiting:
+ * a flood from one address waits behind its own works and cannot fill the queue, so a sign-in
+ * from anywhere else waits at most for the checks already running.
+ */
 export interface CheckQueue {
-  /** True when a new work would be refused now. */
-  readonly full: boolean;
+  /** Why a new work of `key` would be refused now: the key holds its share, or every place is taken; null when it would be taken. */
+  full(key?: string): 'key' | 'queue' | null;
   /** A fair guess of when a place frees up: the works ahead, at the recent time per work. */
   retryAfterMs(): number;
-  run<T>(work: () => Promise<T>): Promise<T | typeof BUSY>;
+  run<T>(work: () => Promise<T>, key?: string): Promise<T | typeof BUSY>;
   /** Works running and waiting now, and started since the process began. */
   stats(): { running: number; waiting: number; started: number };
 }
 
-export function createCheckQueue(concurrency: number, maxWaiting: number): CheckQueue {
+export function createCheckQueue(concurrency: number, maxWaiting: number, maxPerKey = Number.POSITIVE_INFINITY): CheckQueue {
   let running = 0;
+  let waitingCount = 0;
   let started = 0;
   /** Recent milliseconds per work, smoothed; a first guess of a real-cost scrypt check. */
   let averageMs = 100;
-  const waiting: Array<() => void> = [];
+  /** Each key's waiting works, in order. */
+  const waiting = new Map<string, Array<() => void>>();
+  /** Works of each key running or waiting. */
+  const held = new Map<string, number>();
+  /** When each key holding works last started one (a count of starts): the turn is the least recently served key's. */
+  const lastStarted = new Map<string, number>();
+
+  const hold = (key: string, delta: number) => {
+    const next = (held.get(key) ?? 0) + delta;
+    if (next > 0) held.set(key, next);
+    else {
+      held.delete(key);
+      lastStarted.delete(key);
+    }
+  };
+  /** The next waiting work: the first of the key served least recently. */
+  const nextWaiting = (): (() => void) | undefined => {
+    let turn: string | undefined;
+    for (const key of waiting.keys()) {
+      if (turn === undefined || (lastStarted.get(key) ?? -1) < (lastStarted.get(turn) ?? -1)) turn = key;
+    }
+    if (turn === undefined) return undefined;
+    const queue = waiting.get(turn)!;
+    const next = queue.shift()!;
+    if (queue.length === 0) waiting.delete(turn);
+    waitingCount--;
+    return next;
+  };
+  const full = (key = ''): 'key' | 'queue' | null =>
+    (held.get(key) ?? 0) >= maxPerKey ? 'key' : running >= concurrency && waitingCount >= maxWaiting ? 'queue' : null;
+
   return {
-    get full() {
-      return running >= concurrency && waiting.length >= maxWaiting;
-    },
+    full,
     retryAfterMs() {
-      return Math.max(1000, Math.ceil(((running + waiting.length) / concurrency) * averageMs));
+      return Math.max(1000, Math.ceil(((running + waitingCount) / concurrency) * averageMs));
     },
-    async run<T>(work: () => Promise<T>): Promise<T | typeof BUSY> {
+    async run<T>(work: () => Promise<T>, key = ''): Promise<T | typeof BUSY> {
+      if (full(key)) return BUSY;
+      hold(key, 1);
       if (running < concurrency) running++;
-      else if (waiting.length < maxWaiting) await new Promise<void>((resolve) => waiting.push(resolve));
-      else return BUSY;
-      // A finished work hands its slot to the first waiting one: `running` stays as it is.
-      started++;
+      else {
+        waitingCount++;
+        await new Promise<void>((resolve) => {
+          const queue = waiting.get(key);
+          if (queue) queue.push(resolve);
+          else waiting.set(key, [resolve]);
+        });
+      }
+      // A finished work hands its slot to the next waiting one: `running` stays as it is.
+      lastStarted.set(key, started++);
       const begun = performance.now();
       try {
         return await work();
       } finally {
         averageMs = 0.8 * averageMs + 0.2 * (performance.now() - begun);
-        const next = waiting.shift();
+        hold(key, -1);
+        const next = nextWaiting();
         if (next) next();
         else running--;
       }
     },
-    stats: () => ({ running, waiting: waiting.length, started }),
+    stats: () => ({ running, waiting: waitingCount, started }),
   };
 }
 
@@ -120,6 +173,8 @@ export interface Budgets {
   takeAddress(ip: string): Promise<Taken | Refused>;
   /** One failed current-password check of this account. */
   takeAccount(userId: string): Promise<Taken | Refused>;
+  /** One request of a signed-in user (a user sending faster than a person works is refused, not served). */
+  takeRequest(userId: string): Promise<Taken | Refused>;
   /**
    * True for the first refusal of `kind` for `key` in a window (and when that cannot be told),
    * so that a flood of refusals writes one operator-log row, not one each.
@@ -181,11 +236,13 @@ export function createBudgets(settings: BudgetSettings, onRedisError: (error: Er
   const address = limiter('failures-address', settings.loginIpMaxFailures, windowSeconds);
   const account = limiter('failures-account', settings.loginMaxFailures, windowSeconds);
   const refusals = limiter('refusal-logged', 1, windowSeconds);
+  const requests = limiter('requests-user', settings.userRequests, Math.max(1, Math.ceil(settings.userRequestsWindowMs / 1000)));
 
   return {
-    checks: createCheckQueue(settings.loginConcurrency, settings.loginQueue),
+    checks: createCheckQueue(settings.loginConcurrency, settings.loginQueue, settings.loginPerAddress),
     takeAddress: (ip) => take(address, addressKey(ip)),
     takeAccount: (userId) => take(account, userId),
+    takeRequest: (userId) => take(requests, userId),
     async firstRefusal(kind, key) {
       return (await take(refusals, `${kind}:${digest(key)}`)).ok;
     },

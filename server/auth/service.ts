@@ -73,12 +73,17 @@ export function createAuthService(db: Db, dialect: Dialect, now: () => number, p
   };
   const blocked = (scope: BlockedScope, retryAfterMs: number): Refusal => ({ ok: false, reason: 'blocked', scope, retryAfterMs });
 
-  /** A password check in a slot of the queue, or BUSY. */
-  const check = (work: () => Promise<boolean>) =>
+  /** A password check in a slot of the queue, in the turn of its address; or BUSY. */
+  const check = (client: ClientAddress, work: () => Promise<boolean>) =>
     budgets.checks.run(async () => {
       await hooks.beforePasswordCheck?.();
       return work();
-    });
+    }, addressKey(client.ip));
+  /**
+   * Room for a check of this address before any budget is taken: none when every place is taken
+   * or this address already holds its share of them (its own checks go first).
+   */
+  const noRoom = (client: ClientAddress): Refusal | null => (budgets.checks.full(addressKey(client.ip)) ? busy(budgets.checks.retryAfterMs()) : null);
 
   /** The first refusal of a kind and key in a window goes to the operator log; the rest do not. */
   async function logRefusal(kind: string, key: string, entry: Omit<OperatorLogEntry, 'ip' | 'ipForwarded'>, client: ClientAddress) {
@@ -125,7 +130,8 @@ export function createAuthService(db: Db, dialect: Dialect, now: () => number, p
      * (and `reason` to the server log).
      */
     async login(username: string, password: string, client: ClientInfo): Promise<LoginResult> {
-      if (budgets.checks.full) return busy(budgets.checks.retryAfterMs());
+      const refused = noRoom(client);
+      if (refused) return refused;
       const key = usernameKey(username);
       const address = await budgets.takeAddress(client.ip);
       if (!address.ok) {
@@ -153,7 +159,7 @@ export function createAuthService(db: Db, dialect: Dialect, now: () => number, p
       const user = await users.findByUsername(username);
       // An unknown username is checked against a dummy hash, in a slot like any other, so
       // neither the time nor the budgets tell it from a known one.
-      const passwordOk = await check(() => (user ? verifyPassword(password, user.password_hash) : verifyAgainstDummy(password, policy.passwordCost)));
+      const passwordOk = await check(client, () => (user ? verifyPassword(password, user.password_hash) : verifyAgainstDummy(password, policy.passwordCost)));
       if (passwordOk === BUSY) {
         await Promise.all([address.refund(), failures.release(reservation.id)]);
         return busy(budgets.checks.retryAfterMs());
@@ -187,7 +193,8 @@ export function createAuthService(db: Db, dialect: Dialect, now: () => number, p
      * guessing oracle) and a slot in the queue.
      */
     async checkCurrentPassword(user: UserRow, password: string, client: ClientAddress): Promise<PasswordCheckResult> {
-      if (budgets.checks.full) return busy(budgets.checks.retryAfterMs());
+      const refused = noRoom(client);
+      if (refused) return refused;
       const entry = { userId: user.id, username: user.username, action: 'password_change_blocked' } as const;
       const address = await budgets.takeAddress(client.ip);
       if (!address.ok) {
@@ -200,7 +207,7 @@ export function createAuthService(db: Db, dialect: Dialect, now: () => number, p
         await logRefusal('password-account', user.id, { ...entry, detail: { limit: 'account' } }, client);
         return blocked('account', account.retryAfterMs);
       }
-      const passwordOk = await check(() => verifyPassword(password, user.password_hash));
+      const passwordOk = await check(client, () => verifyPassword(password, user.password_hash));
       if (passwordOk === BUSY) {
         await Promise.all([address.refund(), account.refund()]);
         return busy(budgets.checks.retryAfterMs());

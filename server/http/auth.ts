@@ -26,13 +26,21 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1]! : null;
 }
 
-/** Requires a valid bearer token on every route of the scope it is added to. */
+/**
+ * Requires a valid bearer token on every route of the scope it is added to, and a request out
+ * of its user's budget: refused (429), the request's body is never parsed.
+ */
 export function requireBearer(ctx: AppContext) {
   return async (request: FastifyRequest): Promise<void> => {
     const token = bearerToken(request);
     if (!token) throw new UnauthorizedError(AUTH_MESSAGES.noToken);
     const user = await ctx.auth.userOfToken(token);
     if (!user) throw new UnauthorizedError(AUTH_MESSAGES.badToken);
+    const budget = await ctx.auth.budgets.takeRequest(user.id);
+    if (!budget.ok) {
+      const seconds = Math.max(1, Math.ceil(budget.retryAfterMs / 1000));
+      throw new RateLimitedError(AUTH_MESSAGES.userRequests(seconds), seconds);
+    }
     request.user = user;
     request.tokenHash = hashToken(token);
   };
@@ -50,7 +58,7 @@ export function refusalError(ctx: AppContext, request: FastifyRequest, refusal: 
   const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
   if (refusal.reason === 'busy') {
     const count = ctx.auth.busyReport();
-    if (count != null) request.log.warn({ refused: count }, 'password checks refused: every check slot and waiting place was taken');
+    if (count != null) request.log.warn({ refused: count }, 'password checks refused: every check slot and waiting place, or an address\'s share of them, was taken');
     return new RateLimitedError(AUTH_MESSAGES.busy(seconds), seconds);
   }
   const minutes = Math.ceil(seconds / 60);

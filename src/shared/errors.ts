@@ -51,13 +51,16 @@ export class ApiError extends Error implements PlainError {
    * (a proxy's 502/503/504); 0 when nothing came back. Stays on this side of the worker boundary.
    */
   readonly answered: number;
+  /** How long the server asked to wait before asking again (its Retry-After), when it said. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor({ code, message, status }: PlainError, { answered }: { answered?: number } = {}) {
+  constructor({ code, message, status }: PlainError, { answered, retryAfterMs }: { answered?: number; retryAfterMs?: number } = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.status = status;
     this.answered = answered ?? status;
+    this.retryAfterMs = retryAfterMs;
   }
 
   /** True when no answer came back (offline, server down), as opposed to a refusal. */

@@ -158,7 +158,11 @@ export function createHttpClient(deps: HttpClientDeps): HttpClient {
       } finally {
         limit?.clear();
       }
-      if (response.status < 200 || response.status > 299) throw new ApiError(errorOfAnswer(response.status, payload), { answered: response.status });
+      if (response.status < 200 || response.status > 299) {
+        const retryAfter = Number(response.headers.get('retry-after'));
+        const retryAfterMs = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined;
+        throw new ApiError(errorOfAnswer(response.status, payload), { answered: response.status, ...(retryAfterMs ? { retryAfterMs } : {}) });
+      }
       if (!options.schema) return { status: response.status, body: payload as T, headers: response.headers };
       const parsed = options.schema.safeParse(payload);
       if (!parsed.success) {

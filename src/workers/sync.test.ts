@@ -122,6 +122,23 @@ describe('workspace sync', () => {
     expect(await database.visores.get([USER, 'v4'])).toBeUndefined();
   });
 
+  it("reads again, after the server's Retry-After, a visor refused for the user's pace (429)", async () => {
+    const first = visor('v1', 'Uno');
+    let refused = 0;
+    const { sync, database, http } = setup({
+      [`GET /visores/${USER}/folders`]: () => tree(1),
+      [`GET /visores/${USER}`]: () => listed(first),
+      [`GET /visores/${USER}/getFavs`]: () => favs,
+      'GET /visores/v1/get': () =>
+        refused++ === 0
+          ? { status: 429, body: { status: 'error', message: 'Demasiadas solicitudes seguidas de este usuario.' }, headers: { 'retry-after': '1' } }
+          : { status: 200, body: { status: 'success', data: first } },
+    });
+    expect(await sync.refresh()).toEqual({ ok: true, value: undefined });
+    expect(http.calls.filter((call) => call.path.endsWith('/get')).map((call) => call.path)).toEqual(['/visores/v1/get', '/visores/v1/get']);
+    expect(await database.visores.get([USER, 'v1'])).toEqual({ ...first, userId: USER });
+  });
+
   it("caches another user's public visor with its public fields only, apart from the user's own visores (issue 17)", async () => {
     const shared = { visor_id: 'p1', title: 'Compartido', emoji: '', color: '#00ff00', public: true, secciones: [], version: 0 };
     const { sync, database } = setup({

@@ -41,6 +41,10 @@ export interface SyncRefreshDeps {
 
 /** Visores whose sections a full read fetches at once: a first sign-in with many reads them a few at a time. */
 export const PARALLEL_VISOR_READS = 4;
+/** A read refused for the user's pace (429) without a Retry-After is asked again after this… */
+const PACED_RETRY_MS = 2000;
+/** …and a full read gives up after this many refusals (the next one goes on). */
+const MAX_PACED_REFUSALS = 20;
 
 export function createSyncRefresh({ db, http, store, now }: SyncRefreshDeps) {
   const { base, visor } = workspacePaths;
@@ -57,12 +61,20 @@ export function createSyncRefresh({ db, http, store, now }: SyncRefreshDeps) {
    */
   async function readVisores(userId: string, visorIds: readonly string[]): Promise<void> {
     const queue = [...visorIds];
+    let refusals = 0;
     const reader = async () => {
       for (let visorId = queue.shift(); visorId !== undefined; visorId = queue.shift()) {
         try {
           const { body } = await http.request('GET', `${visor(visorId)}/get`, { schema: ReadVisorResponse });
           if (isOwnVisor(body.data)) await store.putVisor(userId, body.data);
         } catch (error) {
+          if (error instanceof ApiError && error.status === 429 && refusals++ < MAX_PACED_REFUSALS) {
+            // Many visores read on a new device can pass the user's request budget: this one
+            // again once the server says, the rest after it.
+            queue.unshift(visorId);
+            await new Promise((resolve) => setTimeout(resolve, error.retryAfterMs ?? PACED_RETRY_MS));
+            continue;
+          }
           if (!(error instanceof ApiError && (error.status === 404 || error.status === 410))) throw error;
         }
       }

@@ -136,6 +136,9 @@ export async function startServer(
     // Cheap hashes: scrypt at the real cost (~100 ms a hash or check) was most of the API
     // tests' time. server/auth/password.test.ts covers the real cost.
     passwordCost: TEST_PASSWORD_COST,
+    // The tests call the API as fast as a script, one user for many calls (quotas fill 200
+    // visores): no person's pace. userRequests.test.ts holds a server to the real budget.
+    userRequests: 1_000_000,
     ...overrides,
   };
 

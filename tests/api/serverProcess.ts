@@ -20,7 +20,8 @@ export function startServerProcess(env: Record<string, string>, compiled?: strin
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, compiled ? ['--enable-source-maps', compiled] : ['--import', 'tsx', 'server/main.ts'], {
       cwd: root,
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', ...env },
+      // USER_REQUESTS: the tests call as fast as a script, not at a person's pace (userRequests.test.ts holds a server to the budget).
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', USER_REQUESTS: '1000000', ...env },
     });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -143,6 +143,29 @@ describe.each(databaseTargets())('sign-in budgets on $name', (target) => {
     expect(await logRows(server, 'login_blocked')).toEqual([]);
   });
 
+  it('holds one address to its share of the checks: its next sign-ins are refused before any hashing, another address waits its turn and gets in', async () => {
+    const counted = await start(target, { trustProxy: 1, loginConcurrency: 1, loginPerAddress: 2, loginQueue: 10 });
+    const { server } = counted;
+    const queue = server.app.ctx.auth.budgets.checks;
+    const flooder = '198.51.100.9';
+    counted.hold();
+    const flood = [loginFrom(server, flooder, 'ghost-1', 'x'), loginFrom(server, flooder, 'ghost-2', 'x')];
+    await pollUntil('the flooder holds its share: one check in its slot, one waiting', () => {
+      const stats = queue.stats();
+      return stats.running === 1 && stats.waiting === 1 ? stats : null;
+    });
+    const checksBefore = counted.checks();
+    const refused = await loginFrom(server, flooder, DEMO.username, DEMO.password);
+    expect(expectRefused(refused, 60)).toMatch(/^El servidor está verificando muchas contraseñas a la vez/);
+    expect(counted.checks()).toBe(checksBefore);
+    // Another address is not refused for the flooder's share: it waits for a slot.
+    const demo = loginFrom(server, '203.0.113.20', DEMO.username, DEMO.password);
+    await pollUntil('the other address waiting', () => (queue.stats().waiting === 2 ? true : null));
+    counted.release();
+    expect((await demo).status).toBe(200);
+    for (const answer of await Promise.all(flood)) expect(expectErrorResponse(answer, 401)).toBe(INVALID);
+  });
+
   it('limits the failed checks of one address whatever the usernames, counts IPv6 by its /64, and not the successes', async () => {
     const counted = await start(target, { trustProxy: 1, loginIpMaxFailures: 4 });
     const { server } = counted;

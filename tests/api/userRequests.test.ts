@@ -1,0 +1,48 @@
+// One signed-in user's requests come out of a budget (USER_REQUESTS per
+// USER_REQUESTS_WINDOW_SECONDS): past it every request of that user is answered 429 with
+// Retry-After and a Spanish message, before its body is read, while other users go on.
+import { afterEach, describe, expect, it } from 'vitest';
+import { databaseTargets, startServer, type TestServer } from './harness.js';
+import { ADMIN, DEMO, createUser, expectErrorResponse, pollUntil, request, session } from './helpers.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.close();
+});
+
+describe.each(databaseTargets())('the per-user request budget on $name', (target) => {
+  it('refuses a user past the budget (429, Retry-After, before the body is read); other users and sign-in go on', async () => {
+    const server = await startServer(target, { userRequests: 6, userRequestsWindowMs: 60_000 });
+    servers.push(server);
+    const admin = await session(server, ADMIN);
+    const other = await createUser(server, admin.token);
+    const demo = await session(server, DEMO);
+
+    for (let i = 0; i < 6; i++) expect((await demo.api.get('/api/profile')).status).toBe(200);
+    const refused = await demo.api.get('/api/profile');
+    expect(expectErrorResponse(refused, 429)).toMatch(/^Demasiadas solicitudes seguidas de este usuario\. Vuelva a intentar en \d+ segundos?\.$/);
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+
+    // A body that is not even JSON is not read: the refusal comes first.
+    const unread = await request(server.baseUrl, 'POST', `/api/visores/${demo.user._id}/new`, { raw: '{"not json', token: demo.token });
+    expect(expectErrorResponse(unread, 429)).toMatch(/^Demasiadas solicitudes seguidas/);
+
+    // Another user, and a new sign-in (which is not a signed-in request), are not held back.
+    expect((await other.api.get('/api/profile')).status).toBe(200);
+    const again = await session(server, DEMO);
+    // The budget is the user's, not the token's: a new token of demo is refused as well.
+    expectErrorResponse(await again.api.get('/api/profile'), 429);
+
+  });
+
+  it('serves the user again once the window has passed', async () => {
+    const server = await startServer(target, { userRequests: 1, userRequestsWindowMs: 1000 });
+    servers.push(server);
+    const demo = await session(server, DEMO);
+    // Two requests inside one second: the second is refused (however slow the machine, two in a row come within a second sooner or later).
+    await pollUntil('a request refused', async () => ((await demo.api.get('/api/profile')).status === 429 ? true : null));
+    await pollUntil('demo served again', async () => ((await demo.api.get('/api/profile')).status === 200 ? true : null));
+  });
+});
