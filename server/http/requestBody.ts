@@ -6,9 +6,10 @@
 // instrument list) arrived cut off (issue 17, found by tests/api/fuzz.test.ts). This hook
 // reads and discards such a body before the request goes on, up to the body limit (413 past
 // it), so every answer leaves whole. The JSON bodies of other methods go through
-// installJsonParser, which refuses nesting past a depth before parsing.
+// installJsonParser, which refuses nesting past a depth as the bytes arrive.
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { JSON_TOO_DEEP, jsonTooDeep } from '../../src/protocol/jsonDepth.js';
+import { Transform } from 'node:stream';
+import { JSON_TOO_DEEP, jsonDepthScanner } from '../../src/protocol/jsonDepth.js';
 import { InvalidError } from '../errors.js';
 
 /** Methods whose body Fastify does not parse (so nothing else reads it). */
@@ -32,14 +33,25 @@ export function drainUnparsedBody(limitBytes: number) {
 /**
  * Installs the application/json parser: Fastify's own (the same messages, the same refusal of
  * `__proto__` and `constructor.prototype` keys, the same body limit), behind a depth check of
- * the raw text (src/protocol/jsonDepth.ts). A body nested deeper than MAX_JSON_DEPTH is a 400
- * before anything parses or walks it, with or without a session (sign-in included).
+ * the raw bytes as they arrive (src/protocol/jsonDepth.ts). A body nested deeper than
+ * MAX_JSON_DEPTH is a 400 at the chunk that goes too deep, with or without a session (sign-in
+ * included): the rest of it is discarded unread (Node's server drains it after the answer),
+ * never gathered into a string, parsed or walked.
  */
 export function installJsonParser(app: FastifyInstance, limitBytes: number): void {
+  app.addHook('preParsing', async (request, _reply, payload) => {
+    if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) return payload;
+    const scanner = jsonDepthScanner();
+    const checked = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        if (scanner.scan(chunk)) callback(new InvalidError(JSON_TOO_DEEP));
+        else callback(null, chunk);
+      },
+    });
+    payload.on('error', (error) => checked.destroy(error));
+    return payload.pipe(checked);
+  });
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limitBytes }, (request, body, done) => {
-    if (jsonTooDeep(body as string)) return done(new InvalidError(JSON_TOO_DEEP), undefined);
-    parse(request, body as string, done);
-  });
+  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: limitBytes }, parse);
 }

@@ -1,6 +1,6 @@
 // The depth check that runs on a client's raw JSON before anything parses it.
 import { describe, expect, it } from 'vitest';
-import { MAX_JSON_DEPTH, jsonTooDeep } from './jsonDepth';
+import { MAX_JSON_DEPTH, jsonDepthScanner, jsonTooDeep } from './jsonDepth';
 
 const lists = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
 const objects = (depth: number) => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
@@ -56,5 +56,32 @@ describe('jsonTooDeep', () => {
     // Deeper than any stack: found without walking it (JSON.stringify of the parse would overflow).
     expect(jsonTooDeep(lists(1_000_000))).toBe(true);
     expect(jsonTooDeep('{"a":'.repeat(1_000_000))).toBe(true);
+  });
+});
+
+describe('jsonDepthScanner', () => {
+  it('judges text in pieces, and UTF-8 bytes, as it judges the whole text, an escape split between pieces included', () => {
+    const texts = [lists(MAX_JSON_DEPTH), lists(MAX_JSON_DEPTH + 1), JSON.stringify(['ñandú \\"' + '['.repeat(100) + '" y \\\\']), '["a\\\\",' + lists(MAX_JSON_DEPTH) + ']'];
+    const bytes = new TextEncoder();
+    for (const text of texts) {
+      const whole = jsonTooDeep(text);
+      for (const size of [1, 2, 3, 7]) {
+        const byText = jsonDepthScanner();
+        const byBytes = jsonDepthScanner();
+        let textDeep = false;
+        let bytesDeep = false;
+        const encoded = bytes.encode(text);
+        for (let i = 0; i < text.length; i += size) textDeep = byText.scan(text.slice(i, i + size));
+        for (let i = 0; i < encoded.length; i += size) bytesDeep = byBytes.scan(encoded.subarray(i, i + size));
+        expect(textDeep, `${text.slice(0, 20)}… in pieces of ${size}`).toBe(whole);
+        expect(bytesDeep, `${text.slice(0, 20)}… in bytes of ${size}`).toBe(whole);
+      }
+    }
+  });
+
+  it('stays refused once too deep, whatever comes after', () => {
+    const scanner = jsonDepthScanner(2);
+    expect(scanner.scan('[[[')).toBe(true);
+    expect(scanner.scan(']]]')).toBe(true);
   });
 });

@@ -22,29 +22,50 @@ const CLOSE_LIST = 0x5d; // ]
 const OPEN_OBJECT = 0x7b; // {
 const CLOSE_OBJECT = 0x7d; // }
 
+/** Judges the depth of JSON text that arrives in pieces (a request body's chunks). */
+export interface JsonDepthScanner {
+  /** Reads the next piece (text, or UTF-8 bytes); true once the text so far nests deeper than the limit. */
+  scan(piece: string | Uint8Array): boolean;
+}
+
 /**
- * Whether JSON text nests arrays and objects deeper than `maxDepth`. One pass, no recursion and
- * no allocation: brackets inside strings do not count (a backslash escapes the character after
- * it, so `"\""` stays one string). Text that is not JSON is left to the parser, which refuses it;
- * only its depth is judged here, so unbalanced closing brackets never make it look shallower
- * than its deepest point.
+ * One pass, no recursion and no allocation: brackets inside strings do not count (a backslash
+ * escapes the character after it, so `"\""` stays one string, also across pieces). UTF-8 bytes
+ * read as the text does: a multi-byte character holds no ASCII byte. Text that is not JSON is
+ * left to the parser, which refuses it; only its depth is judged here, so unbalanced closing
+ * brackets never make it look shallower than its deepest point.
  */
-export function jsonTooDeep(text: string, maxDepth: number = MAX_JSON_DEPTH): boolean {
+export function jsonDepthScanner(maxDepth: number = MAX_JSON_DEPTH): JsonDepthScanner {
   let depth = 0;
   let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (inString) {
-      if (code === BACKSLASH) i++;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) {
-      inString = true;
-    } else if (code === OPEN_LIST || code === OPEN_OBJECT) {
-      depth++;
-      if (depth > maxDepth) return true;
-    } else if ((code === CLOSE_LIST || code === CLOSE_OBJECT) && depth > 0) {
-      depth--;
-    }
-  }
-  return false;
+  let escaped = false;
+  let tooDeep = false;
+  return {
+    scan(piece) {
+      if (tooDeep) return true;
+      const text = typeof piece === 'string' ? piece : null;
+      const length = piece.length;
+      for (let i = 0; i < length; i++) {
+        const code = text !== null ? text.charCodeAt(i) : (piece as Uint8Array)[i]!;
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (code === BACKSLASH) escaped = true;
+          else if (code === QUOTE) inString = false;
+        } else if (code === QUOTE) {
+          inString = true;
+        } else if (code === OPEN_LIST || code === OPEN_OBJECT) {
+          depth++;
+          if (depth > maxDepth) return (tooDeep = true);
+        } else if ((code === CLOSE_LIST || code === CLOSE_OBJECT) && depth > 0) {
+          depth--;
+        }
+      }
+      return false;
+    },
+  };
+}
+
+/** Whether JSON text nests arrays and objects deeper than `maxDepth` (jsonDepthScanner on the whole text). */
+export function jsonTooDeep(text: string, maxDepth: number = MAX_JSON_DEPTH): boolean {
+  return jsonDepthScanner(maxDepth).scan(text);
 }

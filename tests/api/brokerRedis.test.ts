@@ -25,7 +25,7 @@ import {
   sendJson,
   session,
 } from './helpers.js';
-import { createTestSchema } from './pgSchemas.js';
+import { testSchemaUrl } from './pgSchemas.js';
 import { startServerProcess } from './serverProcess.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
@@ -46,10 +46,7 @@ interface Server {
 let databaseUrl: string | null = null;
 async function sharedDatabaseUrl(): Promise<string | null> {
   if (!postgresUrl || databaseUrl) return databaseUrl;
-  const schema = await createTestSchema(postgresUrl);
-  const url = new URL(postgresUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return (databaseUrl = url.toString());
+  return (databaseUrl = (await testSchemaUrl(postgresUrl)).databaseUrl);
 }
 
 async function startProcess(): Promise<Server> {

@@ -4,11 +4,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { inject } from 'vitest';
 import { createTestSchema, withPgClient } from './pgSchemas.js';
 import { buildApp, type AppOptions, type BuiltApp } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 
-export type DatabaseTarget = { name: 'sqlite' } | { name: 'postgres' };
+/**
+ * `ownDatabase`: a PostgreSQL database of its own instead of a schema, for a test that drops
+ * tables (down migrations): a table dropped while another file's server migrates in the shared
+ * database breaks that migration (its catalog read sees the table go), as a dropped schema does.
+ */
+export type DatabaseTarget = { name: 'sqlite' } | { name: 'postgres'; ownDatabase?: boolean };
 
 const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || null;
 
@@ -75,6 +82,7 @@ async function prepareDatabase(target: DatabaseTarget, dataDir: string): Promise
   }
 
   if (!postgresUrl) throw new Error('The postgres target needs TEST_DATABASE_URL');
+  if (target.ownDatabase) return ownDatabase(postgresUrl);
   const schema = await createTestSchema(postgresUrl);
   // node-postgres reads `options` from the connection string and sends it at start-up, so
   // every pooled connection of the server gets this search_path.
@@ -96,6 +104,21 @@ async function prepareDatabase(target: DatabaseTarget, dataDir: string): Promise
     },
     // Dropped by the global teardown, after every file (pgSchemas.ts says why).
     dispose: async () => {},
+  };
+}
+
+/** A new database on TEST_DATABASE_URL's server, dropped when the server closes (no other database's catalog sees it go). */
+async function ownDatabase(url: string): Promise<PreparedDatabase> {
+  const name = `${inject('pgSchemaPrefix')}db_${randomBytes(6).toString('hex')}`;
+  await withPgClient(url, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const databaseUrl = new URL(url);
+  databaseUrl.pathname = `/${name}`;
+  return {
+    databaseUrl: databaseUrl.toString(),
+    async verify(built) {
+      if (built.dialect !== 'postgres') throw new Error(`Expected PostgreSQL database ${name}, got ${built.dialect}`);
+    },
+    dispose: () => withPgClient(url, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
   };
 }
 

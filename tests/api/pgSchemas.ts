@@ -31,3 +31,11 @@ export async function createTestSchema(url: string): Promise<string> {
   await withPgClient(url, (client) => client.query(`CREATE SCHEMA "${schema}"`));
   return schema;
 }
+
+/** A new schema of this run and a connection URL whose connections use it (search_path). */
+export async function testSchemaUrl(url: string): Promise<{ schema: string; databaseUrl: string }> {
+  const schema = await createTestSchema(url);
+  const withSchema = new URL(url);
+  withSchema.searchParams.set('options', `-c search_path=${schema}`);
+  return { schema, databaseUrl: withSchema.toString() };
+}

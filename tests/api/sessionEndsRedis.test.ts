@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { AdminPositionsResponse } from '../../src/protocol/broker.js';
@@ -28,6 +27,7 @@ import {
   waitForClose,
   type Session,
 } from './helpers.js';
+import { testSchemaUrl } from './pgSchemas.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
@@ -41,27 +41,14 @@ const ENDED_WITHIN_MS = 10_000;
 const SOCKET_PATHS = ['/ws/market', '/ws/positions'] as const;
 const prefix = `visores-test-${randomBytes(4).toString('hex')}:`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-session-ends-'));
-const schema = `t_${randomBytes(6).toString('hex')}`;
 const children: ChildProcess[] = [];
 const opened: WebSocket[] = [];
-
-async function withPg<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: postgresUrl! });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
 
 let databaseUrl: string | null = null;
 async function sharedDatabaseUrl(): Promise<string | null> {
   if (!postgresUrl || databaseUrl) return databaseUrl;
-  await withPg((client) => client.query(`CREATE SCHEMA "${schema}"`));
-  const url = new URL(postgresUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
-  return (databaseUrl = url.toString());
+  // Dropped by the global teardown, not here: a schema dropped while another file migrates breaks that migration (pgSchemas.ts).
+  return (databaseUrl = (await testSchemaUrl(postgresUrl)).databaseUrl);
 }
 
 async function startProcess(): Promise<ServerProcess> {
@@ -87,7 +74,6 @@ afterAll(async () => {
     if (keys.length > 0) await redis.del(...keys);
     await redis.quit();
   }
-  if (databaseUrl) await withPg((client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
   rmSync(dataDir, { recursive: true, force: true });
 });
 
