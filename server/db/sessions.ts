@@ -22,6 +22,15 @@ function* batches<T>(items: readonly T[]): Generator<T[]> {
 export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
   // Well within the idle limit, so a session in use never lapses between two touches (SESSION_IDLE_MINUTES may be 1).
   const touchEvery = Math.min(TOUCH_EVERY_MS, policy.idleMs / 4);
+  /** The sessions live at `at`, with their users: not revoked, past neither end, and of a user not disabled (the one rule of a live session). */
+  const liveSessions = (at: number) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .where('sessions.revoked_at', 'is', null)
+      .where('sessions.expires_at', '>', at)
+      .where('sessions.last_used_at', '>', at - policy.idleMs)
+      .where('users.disabled', '=', 0);
   return {
     async create(input: { tokenHash: string; userId: string; ip: string | null; userAgent: string | null }): Promise<SessionRow> {
       const at = now();
@@ -44,18 +53,11 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
      * absolute end, idle too long, or its user is disabled. Using it refreshes its idle clock.
      */
     async findActiveUser(tokenHash: string): Promise<UserRow | null> {
-      const row = await db
-        .selectFrom('sessions')
-        .innerJoin('users', 'users.id', 'sessions.user_id')
-        .selectAll('users')
-        .select(['sessions.revoked_at', 'sessions.expires_at', 'sessions.last_used_at'])
-        .where('sessions.token_hash', '=', tokenHash)
-        .executeTakeFirst();
-      if (!row) return null;
-      const { revoked_at, expires_at, last_used_at, ...user } = row;
       const at = now();
-      if (revoked_at != null || expires_at <= at || last_used_at + policy.idleMs <= at || user.disabled) return null;
-      if (at - last_used_at >= touchEvery) {
+      const row = await liveSessions(at).selectAll('users').select('sessions.last_used_at').where('sessions.token_hash', '=', tokenHash).executeTakeFirst();
+      if (!row) return null;
+      const { last_used_at, ...user } = row;
+      if (at - Number(last_used_at) >= touchEvery) {
         await db.updateTable('sessions').set({ last_used_at: at }).where('token_hash', '=', tokenHash).execute();
       }
       return user;
@@ -71,15 +73,9 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
       const at = now();
       const live = new Set<string>();
       for (const batch of batches(tokenHashes)) {
-        const rows = await db
-          .selectFrom('sessions')
-          .innerJoin('users', 'users.id', 'sessions.user_id')
+        const rows = await liveSessions(at)
           .select(['sessions.token_hash as tokenHash', 'sessions.last_used_at as lastUsedAt'])
           .where('sessions.token_hash', 'in', batch)
-          .where('sessions.revoked_at', 'is', null)
-          .where('sessions.expires_at', '>', at)
-          .where('sessions.last_used_at', '>', at - policy.idleMs)
-          .where('users.disabled', '=', 0)
           .execute();
         for (const row of rows) live.add(row.tokenHash);
         const stale = rows.filter((row) => at - Number(row.lastUsedAt) >= touchEvery).map((row) => row.tokenHash);
@@ -95,17 +91,7 @@ export function sessionsRepo(db: Db, now: () => number, policy: SessionPolicy) {
       const at = now();
       const signedIn = new Set<string>();
       for (const batch of batches(userIds)) {
-        const rows = await db
-          .selectFrom('sessions')
-          .innerJoin('users', 'users.id', 'sessions.user_id')
-          .select('sessions.user_id as userId')
-          .distinct()
-          .where('sessions.user_id', 'in', batch)
-          .where('sessions.revoked_at', 'is', null)
-          .where('sessions.expires_at', '>', at)
-          .where('sessions.last_used_at', '>', at - policy.idleMs)
-          .where('users.disabled', '=', 0)
-          .execute();
+        const rows = await liveSessions(at).select('sessions.user_id as userId').distinct().where('sessions.user_id', 'in', batch).execute();
         for (const row of rows) signedIn.add(row.userId);
       }
       return signedIn;
