@@ -7,7 +7,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { AdminPositionsResponse } from '../../src/protocol/broker.js';
-import { SocketCloseCode } from '../../src/protocol/socket.js';
 import { hashPassword } from '../../server/auth/password.js';
 import { setPasswordAndEndSessions } from '../../server/cli/accounts.js';
 import { openDatabase } from '../../server/db/index.js';
@@ -22,17 +21,12 @@ import {
   expectPong,
   expectSuccess,
   logout,
-  openAuthenticatedSocket,
   pollUntil,
   session,
-  waitForClose,
   type Session,
 } from './helpers.js';
+import { ENDED_WITHIN_MS, expectEnded, openSessionSockets } from './sessionSockets.js';
 
-// The promise is 2 s (a sweep about once a second, an event at once); the tests wait for the
-// state with room for a loaded machine rather than time it (docs/security.md gives the figure).
-const ENDED_WITHIN_MS = 10_000;
-const SOCKET_PATHS = ['/ws/market', '/ws/positions'] as const;
 const MINUTE = 60_000;
 
 describe.each(databaseTargets())('sessions ending on $name', (target) => {
@@ -50,17 +44,7 @@ describe.each(databaseTargets())('sessions ending on $name', (target) => {
   });
 
   /** Both sockets, authenticated with the session's token. */
-  async function socketsOf(user: Session): Promise<WebSocket[]> {
-    const sockets = await Promise.all(SOCKET_PATHS.map((path) => openAuthenticatedSocket(server.wsUrl(path), user.token)));
-    opened.push(...sockets);
-    return sockets;
-  }
-
-  async function expectEnded(sockets: WebSocket[]): Promise<void> {
-    for (const socket of sockets) {
-      expect(await waitForClose(socket, ENDED_WITHIN_MS)).toEqual({ code: SocketCloseCode.unauthorized, reason: 'Sesión finalizada' });
-    }
-  }
+  const socketsOf = (user: Session) => openSessionSockets(server, user.token, opened);
 
   async function expectOpen(sockets: WebSocket[], tag: string): Promise<void> {
     for (const [i, socket] of sockets.entries()) await expectPong(socket, `${tag}-${i}`);

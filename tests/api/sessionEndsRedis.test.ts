@@ -12,7 +12,6 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { AdminPositionsResponse } from '../../src/protocol/broker.js';
-import { SocketCloseCode } from '../../src/protocol/socket.js';
 import {
   ADMIN,
   checkToken,
@@ -21,12 +20,11 @@ import {
   expectPong,
   expectSuccess,
   logout,
-  openAuthenticatedSocket,
   pollUntil,
   session,
-  waitForClose,
   type Session,
 } from './helpers.js';
+import { ENDED_WITHIN_MS, expectEnded, openSessionSockets } from './sessionSockets.js';
 import { testSchemaUrl } from './pgSchemas.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';
 
@@ -35,10 +33,6 @@ const postgresUrl = process.env.TEST_DATABASE_URL?.trim() || null;
 if (!redisUrl) console.log('Session-end-on-Redis API tests skipped: TEST_REDIS_URL is not set');
 else if (!postgresUrl) console.log('Session-end-on-Redis API tests run on a shared SQLite file: TEST_DATABASE_URL is not set');
 
-// The promise is 2 s (a sweep about once a second, an event at once); the tests wait for the
-// state with room for a loaded machine rather than time it (docs/security.md gives the figure).
-const ENDED_WITHIN_MS = 10_000;
-const SOCKET_PATHS = ['/ws/market', '/ws/positions'] as const;
 const prefix = `visores-test-${randomBytes(4).toString('hex')}:`;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-session-ends-'));
 const children: ChildProcess[] = [];
@@ -77,17 +71,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function socketsOn(server: ServerProcess, user: Session): Promise<WebSocket[]> {
-  const sockets = await Promise.all(SOCKET_PATHS.map((socketPath) => openAuthenticatedSocket(server.wsUrl(socketPath), user.token)));
-  opened.push(...sockets);
-  return sockets;
-}
-
-async function expectEnded(sockets: WebSocket[]): Promise<void> {
-  for (const socket of sockets) {
-    expect(await waitForClose(socket, ENDED_WITHIN_MS)).toEqual({ code: SocketCloseCode.unauthorized, reason: 'Sesión finalizada' });
-  }
-}
+const socketsOn = (server: ServerProcess, user: Session) => openSessionSockets(server, user.token, opened);
 
 describe.runIf(redisUrl)('sessions ending across two processes on Redis', () => {
   it('a logout, a disable or a delete on one process closes the sockets on the other, and ends the broker sessions it holds', async () => {
