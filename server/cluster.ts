@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Redis } from 'ioredis';
+import { commandClientOptions } from './redisOptions.js';
 import { parseJson } from './json.js';
 
 /** How long a question waits for a process that heard it but has not answered. */
@@ -94,7 +95,7 @@ export function createRedisCluster(
   const report = (error: Error) => {
     if (!closing) onError(error);
   };
-  const client = new Redis(url, { maxRetriesPerRequest: 2 });
+  const client = new Redis(url, commandClientOptions);
   const subscriber = new Redis(url);
   client.on('error', report);
   subscriber.on('error', report);
@@ -157,6 +158,16 @@ export function createRedisCluster(
       open.delete(id);
     }
     const answered = replies.filter((r): r is Reply & { answer: T } => 'answer' in r);
+    // This process always answers for itself, also when its own question did not come back to
+    // it (its subscription not yet renewed after a Redis cut: PUBLISH counted no one).
+    const handler = handlers.get(topic);
+    if (handler && !replies.some((r) => r.processId === processId)) {
+      try {
+        answered.push({ id, processId, answer: (await handler(payload)) as T });
+      } catch (error) {
+        report(error as Error);
+      }
+    }
     // This process first, then the others in a stable order.
     const answers = answered
       .sort((a, b) => (a.processId === processId ? -1 : b.processId === processId ? 1 : a.processId.localeCompare(b.processId)))

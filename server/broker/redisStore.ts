@@ -15,6 +15,7 @@
 // is known at once to have no owner.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { commandClientOptions } from '../redisOptions.js';
 import type { Fill, PositionsSnapshot } from '../../src/protocol/broker.js';
 import { INTERNAL_ERROR_MESSAGE } from '../errors.js';
 import { parseJson } from '../json.js';
@@ -41,7 +42,7 @@ interface ReplyMessage {
 const escapeGlob = (text: string) => text.replace(/[*?[\]\\]/g, '\\$&');
 
 export function createRedisBrokerStore(url: string, prefix: string, processId: string, onError: (error: Error) => void): BrokerStore {
-  const client = new Redis(url, { maxRetriesPerRequest: 2 });
+  const client = new Redis(url, commandClientOptions);
   const subscriber = new Redis(url);
   client.on('error', onError);
   subscriber.on('error', onError);

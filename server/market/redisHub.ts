@@ -12,6 +12,7 @@
 // Feed state reports (marketStates.ts) go on one channel every process subscribes to.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { commandClientOptions } from '../redisOptions.js';
 import type { MarketData, MarketUpdate } from '../../src/protocol/market.js';
 import type { Hub, SymbolListener } from './hub.js';
 
@@ -40,7 +41,7 @@ export function createRedisHub(
     if (!closing) onError(error);
   };
   // Auto-pipelining sends the commands of one event-loop turn in one write.
-  const publisher = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableAutoPipelining: true });
+  const publisher = new Redis(url, { ...commandClientOptions, lazyConnect: false, enableAutoPipelining: true });
   // The updates of one turn (a simulator step, a Primary message) leave as ONE command that
   // publishes each on its symbol's channel: every process still subscribes to the symbols its
   // clients want, but this process pays the client library's per-command cost (a command
