@@ -6,9 +6,13 @@ import { defineConfig } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 8199);
 // One fresh database per run; set once so the workers see the same folder.
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'visores-e2e-'));
+// Where the specs' own servers (ownServer.ts) note their process groups, for the global teardown.
+process.env.E2E_SERVERS_DIR ??= mkdtempSync(path.join(tmpdir(), 'visores-e2e-servers-'));
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Stops every server a spec started and did not stop (a spec that failed or timed out).
+  globalTeardown: './tests/e2e/globalTeardown.ts',
   fullyParallel: false,
   workers: 2,
   retries: 0,

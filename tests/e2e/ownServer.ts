@@ -4,7 +4,7 @@
 // browser's sessions and socket URL stay valid (with `env`, changed: another STATIC_DIR serves
 // another build of the client at the same origin).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +19,14 @@ export interface OwnServer {
   /** Starts it again (after kill or stop); `env` adds to or replaces the variables it started with. */
   restart(env?: Record<string, string>): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Notes a server's process group (or forgets it once stopped) for the global teardown, which kills those left running. */
+function noteGroup(pid: number | undefined, running: boolean): void {
+  const dir = process.env.E2E_SERVERS_DIR;
+  if (!dir || !pid) return;
+  if (running) writeFileSync(path.join(dir, String(pid)), '');
+  else rmSync(path.join(dir, String(pid)), { force: true });
 }
 
 function freePort(): Promise<number> {
@@ -74,6 +82,7 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
     started.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     started.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child = started;
+    noteGroup(started.pid, true);
     await waitUntilUp(`${url}/`, started, () => output);
   };
 
@@ -85,6 +94,7 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
     // The whole group: tsx runs the server in a child process of its own.
     process.kill(-running.pid, signal);
     await exited;
+    noteGroup(running.pid, false);
   };
 
   await start();
