@@ -121,6 +121,12 @@ export interface Config {
    * long, is told to clients as silent (FEED_SILENT_SECONDS).
    */
   feedSilentMs: number;
+  /**
+   * With Redis, a feed's lock lapses this long after its holder's last renewal (renewed every
+   * third of it, asked for every sixth by the others): a dead process's feeds are taken over
+   * within about this long; a holder whose event loop stalls longer loses them to another.
+   */
+  feedLockTtlMs: number;
   /** What one user may store (docs/security.md): a write past one of these is refused, never a write that shrinks. */
   quotas: StorageQuotas;
 }
@@ -361,6 +367,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     market: { sessions: sessions(env), simCalendar: simCalendar(env), simMarketTime: simMarketTime(env) },
     feedSilentMs: int(env, 'FEED_SILENT_SECONDS', 15, 1) * 1000,
+    feedLockTtlMs: int(env, 'FEED_LOCK_TTL_MS', 1500, 300),
     quotas: {
       visoresPerUser: int(env, 'MAX_VISORES_PER_USER', 200, 1),
       sectionsPerVisor: intUpTo(env, 'MAX_SECTIONS_PER_VISOR', MAX_SECTIONS, 1, MAX_SECTIONS),

@@ -18,9 +18,6 @@ import { createMarketHub, type Hub } from './hub.js';
 import { createMarketStates, type FeedReport } from './marketStates.js';
 import { createRedisHub } from './redisHub.js';
 
-/** A feed lock lapses this long after its holder stops renewing it (a dead process). */
-const FEED_LOCK_TTL_MS = 3000;
-
 /** What the service knows of one open market socket. */
 export interface MarketSocketInfo {
   user: { id: string; username: string };
@@ -324,7 +321,7 @@ export function createMarketService(
           redis: redisHub.client,
           key: `${config.redisPrefix}feed-lock:${name}`,
           owner: processId,
-          ttlMs: FEED_LOCK_TTL_MS,
+          ttlMs: config.feedLockTtlMs,
           onAcquire: () => {
             log.info(`feed ${name}: running in this process`);
             applyWish(name).catch((error: Error) => {
