@@ -143,9 +143,13 @@ export function createRedisCluster(
     const entry = { replies, expected: Infinity, finish };
     open.set(id, entry);
     const timer = setTimeout(finish, answerTimeoutMs);
+    /** Whether this process's own subscription was counted by PUBLISH (it hears its question). */
+    let selfCounted = false;
     try {
       // Every process hears it, this one included; an answer may arrive before PUBLISH returns.
+      selfCounted = subscriber.status === 'ready';
       entry.expected = await client.publish(askChannel, JSON.stringify(question));
+      selfCounted &&= entry.expected > 0;
       if (replies.length >= entry.expected) finish();
       await done;
     } catch (error) {
@@ -158,10 +162,12 @@ export function createRedisCluster(
       open.delete(id);
     }
     const answered = replies.filter((r): r is Reply & { answer: T } => 'answer' in r);
-    // This process always answers for itself, also when its own question did not come back to
-    // it (its subscription not yet renewed after a Redis cut: PUBLISH counted no one).
+    const fromRedis = answered.length;
+    // This process always answers for itself: when its question did not come back to it (its
+    // subscription not yet renewed after a Redis cut, so PUBLISH did not count it), it answers
+    // here. One that was counted and is late is silent like any other, not asked twice.
     const handler = handlers.get(topic);
-    if (handler && !replies.some((r) => r.processId === processId)) {
+    if (handler && !selfCounted && !replies.some((r) => r.processId === processId)) {
       try {
         answered.push({ id, processId, answer: (await handler(payload)) as T });
       } catch (error) {
@@ -172,7 +178,7 @@ export function createRedisCluster(
     const answers = answered
       .sort((a, b) => (a.processId === processId ? -1 : b.processId === processId ? 1 : a.processId.localeCompare(b.processId)))
       .map((r) => ({ processId: r.processId, answer: r.answer }));
-    return { answers, silent: Math.max(0, entry.expected - answered.length) };
+    return { answers, silent: Math.max(0, entry.expected - fromRedis) };
   }
 
   return {

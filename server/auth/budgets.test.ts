@@ -52,7 +52,7 @@ describe('createCheckQueue', () => {
     expect(queue.full()).toBeNull();
   });
 
-  it("gives the freed slots to the keys in turn, and holds each key to its share", async () => {
+  it('gives the freed slots to the keys in turn, and holds each key to its share', async () => {
     const queue = createCheckQueue(1, 10, 3);
     const order: string[] = [];
     const gates = new Map<string, () => void>();

@@ -90,6 +90,8 @@ export function createCheckQueue(concurrency: number, maxWaiting: number, maxPer
     const next = queue.shift()!;
     if (queue.length === 0) waiting.delete(turn);
     waitingCount--;
+    // Served from now: a slot freed before this work resumes goes to another key.
+    lastStarted.set(turn, started);
     return next;
   };
   const full = (key = ''): 'key' | 'queue' | null =>

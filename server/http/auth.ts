@@ -58,7 +58,8 @@ export function refusalError(ctx: AppContext, request: FastifyRequest, refusal: 
   const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
   if (refusal.reason === 'busy') {
     const count = ctx.auth.busyReport();
-    if (count != null) request.log.warn({ refused: count }, 'password checks refused: every check slot and waiting place, or an address\'s share of them, was taken');
+    if (count != null)
+      request.log.warn({ refused: count }, "password checks refused: every check slot and waiting place, or an address's share of them, was taken");
     return new RateLimitedError(AUTH_MESSAGES.busy(seconds), seconds);
   }
   const minutes = Math.ceil(seconds / 60);

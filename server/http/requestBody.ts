@@ -8,7 +8,7 @@
 // it), so every answer leaves whole. The JSON bodies of other methods go through
 // installJsonParser, which refuses nesting past a depth as the bytes arrive.
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
-import { Transform } from 'node:stream';
+import { pipeline, Transform } from 'node:stream';
 import { JSON_TOO_DEEP, jsonDepthScanner } from '../../src/protocol/jsonDepth.js';
 import { InvalidError } from '../errors.js';
 
@@ -34,22 +34,32 @@ export function drainUnparsedBody(limitBytes: number) {
  * Installs the application/json parser: Fastify's own (the same messages, the same refusal of
  * `__proto__` and `constructor.prototype` keys, the same body limit), behind a depth check of
  * the raw bytes as they arrive (src/protocol/jsonDepth.ts). A body nested deeper than
- * MAX_JSON_DEPTH is a 400 at the chunk that goes too deep, with or without a session (sign-in
- * included): the rest of it is discarded unread (Node's server drains it after the answer),
- * never gathered into a string, parsed or walked.
+ * MAX_JSON_DEPTH is a 400 with or without a session (sign-in included): from the chunk that
+ * goes too deep on, the body is read and dropped, never gathered into a string, parsed or walked.
  */
 export function installJsonParser(app: FastifyInstance, limitBytes: number): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
     if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) return payload;
     const scanner = jsonDepthScanner();
+    let read = 0;
+    let tooDeep = false;
     const checked = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
-        if (scanner.scan(chunk)) callback(new InvalidError(JSON_TOO_DEEP));
-        else callback(null, chunk);
+        read += chunk.length;
+        if (!tooDeep && scanner.scan(chunk)) tooDeep = true;
+        if (!tooDeep) return callback(null, chunk);
+        // Refused: the rest is read and dropped (never kept, up to the body limit) before the
+        // answer, so the client gets the 400 rather than a connection reset mid-send (the
+        // refusal closes the connection).
+        if (read > limitBytes || request.raw.complete) return callback(new InvalidError(JSON_TOO_DEEP));
+        callback();
+      },
+      flush(callback) {
+        callback(tooDeep ? new InvalidError(JSON_TOO_DEEP) : null);
       },
     });
-    payload.on('error', (error) => checked.destroy(error));
-    return payload.pipe(checked);
+    pipeline(payload, checked, () => {});
+    return checked;
   });
   const parse = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');

@@ -26,6 +26,7 @@ export function createFeedLock(options: FeedLockOptions) {
   let stopped = false;
 
   const renewEveryMs = Math.max(100, Math.floor(ttlMs / 3));
+  const askEveryMs = Math.max(50, options.askEveryMs ?? Math.floor(ttlMs / 6));
   let renewedAt = 0;
 
   const attempt = async () => {
@@ -33,7 +34,8 @@ export function createFeedLock(options: FeedLockOptions) {
     try {
       if (held) {
         // Renew three times per lifetime, so one slow round trip does not lose the lock.
-        if (Date.now() - renewedAt < renewEveryMs) return;
+        // Half a tick of slack: a tick a hair early must not put the renewal off a whole tick.
+        if (Date.now() - renewedAt < renewEveryMs - askEveryMs / 2) return;
         renewedAt = Date.now();
         const renewed = await redis.eval(RENEW, 1, key, owner, String(ttlMs));
         if (renewed !== 1) {
@@ -54,7 +56,7 @@ export function createFeedLock(options: FeedLockOptions) {
   };
 
   // One timer at the asking pace: a SET NX while another holds the lock costs Redis little.
-  const timer = setInterval(() => void attempt(), Math.max(50, options.askEveryMs ?? Math.floor(ttlMs / 6)));
+  const timer = setInterval(() => void attempt(), askEveryMs);
   timer.unref();
   void attempt();
 

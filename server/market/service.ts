@@ -343,7 +343,11 @@ export function createMarketService(
       /** Every feed, wherever it runs, with the clients and symbols of every process. */
       async feeds() {
         const { answers, silent } = await cluster.askCounted<ProcessFeeds>('market:feeds');
-        return feedsView(answers, silent);
+        // This process's own view, whatever the cluster's answer held (a reply lost in a cut).
+        const withOwn = answers.some((entry) => entry.processId === cluster.processId)
+          ? answers
+          : [{ processId: cluster.processId, answer: processFeeds() }, ...answers];
+        return feedsView(withOwn, silent);
       },
       /** A feed's symbols that sockets of any process want, with how many sockets, most wanted first. */
       async feedSymbols(name: FeedName): Promise<{ symbol: string; sockets: number }[]> {

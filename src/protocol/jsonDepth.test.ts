@@ -61,7 +61,12 @@ describe('jsonTooDeep', () => {
 
 describe('jsonDepthScanner', () => {
   it('judges text in pieces, and UTF-8 bytes, as it judges the whole text, an escape split between pieces included', () => {
-    const texts = [lists(MAX_JSON_DEPTH), lists(MAX_JSON_DEPTH + 1), JSON.stringify(['ñandú \\"' + '['.repeat(100) + '" y \\\\']), '["a\\\\",' + lists(MAX_JSON_DEPTH) + ']'];
+    const texts = [
+      lists(MAX_JSON_DEPTH),
+      lists(MAX_JSON_DEPTH + 1),
+      JSON.stringify(['ñandú \\"' + '['.repeat(100) + '" y \\\\']),
+      '["a\\\\",' + lists(MAX_JSON_DEPTH) + ']',
+    ];
     const bytes = new TextEncoder();
     for (const text of texts) {
       const whole = jsonTooDeep(text);

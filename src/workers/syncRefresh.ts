@@ -62,8 +62,10 @@ export function createSyncRefresh({ db, http, store, now }: SyncRefreshDeps) {
   async function readVisores(userId: string, visorIds: readonly string[]): Promise<void> {
     const queue = [...visorIds];
     let refusals = 0;
+    // A reader that failed ends the read: the others stop at their next visor.
+    let failed = false;
     const reader = async () => {
-      for (let visorId = queue.shift(); visorId !== undefined; visorId = queue.shift()) {
+      for (let visorId = queue.shift(); visorId !== undefined && !failed; visorId = queue.shift()) {
         try {
           const { body } = await http.request('GET', `${visor(visorId)}/get`, { schema: ReadVisorResponse });
           if (isOwnVisor(body.data)) await store.putVisor(userId, body.data);
@@ -75,7 +77,10 @@ export function createSyncRefresh({ db, http, store, now }: SyncRefreshDeps) {
             await new Promise((resolve) => setTimeout(resolve, error.retryAfterMs ?? PACED_RETRY_MS));
             continue;
           }
-          if (!(error instanceof ApiError && (error.status === 404 || error.status === 410))) throw error;
+          if (!(error instanceof ApiError && (error.status === 404 || error.status === 410))) {
+            failed = true;
+            throw error;
+          }
         }
       }
     };

@@ -13,18 +13,7 @@ import { openDatabase } from '../../server/db/index.js';
 import { usersRepo } from '../../server/db/users.js';
 import { startFakePrimary, type FakePrimaryServer } from '../fakes/primaryServer.js';
 import { databaseTargets, startServer, TEST_PASSWORD_COST, type TestServer } from './harness.js';
-import {
-  ADMIN,
-  checkToken,
-  createUser,
-  expectBody,
-  expectPong,
-  expectSuccess,
-  logout,
-  pollUntil,
-  session,
-  type Session,
-} from './helpers.js';
+import { ADMIN, checkToken, createUser, expectBody, expectPong, expectSuccess, logout, pollUntil, session, type Session } from './helpers.js';
 import { ENDED_WITHIN_MS, expectEnded, openSessionSockets } from './sessionSockets.js';
 
 const MINUTE = 60_000;

@@ -12,18 +12,7 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { AdminPositionsResponse } from '../../src/protocol/broker.js';
-import {
-  ADMIN,
-  checkToken,
-  createUser,
-  expectBody,
-  expectPong,
-  expectSuccess,
-  logout,
-  pollUntil,
-  session,
-  type Session,
-} from './helpers.js';
+import { ADMIN, checkToken, createUser, expectBody, expectPong, expectSuccess, logout, pollUntil, session, type Session } from './helpers.js';
 import { ENDED_WITHIN_MS, expectEnded, openSessionSockets } from './sessionSockets.js';
 import { testSchemaUrl } from './pgSchemas.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';

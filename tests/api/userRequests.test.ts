@@ -34,7 +34,6 @@ describe.each(databaseTargets())('the per-user request budget on $name', (target
     const again = await session(server, DEMO);
     // The budget is the user's, not the token's: a new token of demo is refused as well.
     expectErrorResponse(await again.api.get('/api/profile'), 429);
-
   });
 
   it('serves the user again once the window has passed', async () => {
