@@ -9,7 +9,7 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const loops = Number(process.env.STRESS_LOOPS ?? 2);
 // Each loop also ends by itself once this script is gone (killed without a chance to stop them).
-const loop = 'const parent = process.ppid; for (let i = 0; ; i++) if ((i & 0xffffff) === 0 && process.ppid !== parent) process.exit(0);';
+const loop = `const parent = ${process.pid}; for (let i = 1; ; i++) if ((i & 0xffffff) === 0) try { process.kill(parent, 0); } catch { process.exit(0); }`;
 const busy = Array.from({ length: loops }, () => spawn(process.execPath, ['-e', loop], { stdio: 'ignore' }));
 const stop = () => {
   for (const child of busy) child.kill('SIGKILL');
