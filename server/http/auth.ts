@@ -26,6 +26,9 @@ export function bearerToken(request: FastifyRequest): string | null {
   return match ? match[1]! : null;
 }
 
+/** A wait in whole seconds, at least one: what Retry-After and the messages say. */
+const wholeSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+
 /**
  * Requires a valid bearer token on every route of the scope it is added to, and a request out
  * of its user's budget: refused (429), the request's body is never parsed.
@@ -38,7 +41,7 @@ export function requireBearer(ctx: AppContext) {
     if (!user) throw new UnauthorizedError(AUTH_MESSAGES.badToken);
     const budget = await ctx.auth.budgets.takeRequest(user.id);
     if (!budget.ok) {
-      const seconds = Math.max(1, Math.ceil(budget.retryAfterMs / 1000));
+      const seconds = wholeSeconds(budget.retryAfterMs);
       throw new RateLimitedError(AUTH_MESSAGES.userRequests(seconds), seconds);
     }
     request.user = user;
@@ -55,7 +58,7 @@ function client(request: FastifyRequest) {
  * Retry-After either way (a 503 would read, to the client, as a server it cannot reach).
  */
 export function refusalError(ctx: AppContext, request: FastifyRequest, refusal: Refusal): RateLimitedError {
-  const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+  const seconds = wholeSeconds(refusal.retryAfterMs);
   if (refusal.reason === 'busy') {
     const count = ctx.auth.busyReport();
     if (count != null)
