@@ -49,6 +49,8 @@ export interface Config {
   /** Requests of one signed-in user per window (all processes, with Redis); past it 429 before the body is read. */
   userRequests: number;
   userRequestsWindowMs: number;
+  /** How long a 429 is held before it is answered (at most its Retry-After; 0: at once): see http/refusalHold.ts. */
+  refusalPauseMs: number;
   /**
    * Origins the app is served from (https://visores.example); the sockets accept these and
    * allowedOrigins, and the CSP lets pages connect to them. Empty: http:// on the listen
@@ -342,6 +344,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginPerAddress: int(env, 'LOGIN_PER_ADDRESS', 4, 1),
     userRequests: int(env, 'USER_REQUESTS', 200, 1),
     userRequestsWindowMs: int(env, 'USER_REQUESTS_WINDOW_SECONDS', 10, 1) * 1000,
+    refusalPauseMs: int(env, 'REFUSAL_PAUSE_MS', 1000, 0),
     publicOrigins: origins(env, 'PUBLIC_ORIGINS'),
     allowedOrigins: (text(env, 'ALLOWED_ORIGINS') ?? '')
       .split(',')

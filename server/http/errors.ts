@@ -8,6 +8,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { z } from '../../src/protocol/zod.js';
 import { isDatabaseUnavailable } from '../db/index.js';
 import type { AnswerHeaders } from './security.js';
+import type { RefusalHold } from './refusalHold.js';
 import { DomainError, INTERNAL_ERROR_MESSAGE, InvalidError, RateLimitedError, describeZodError, errorBody, type DomainErrorKind } from '../errors.js';
 
 const STATUS_OF: Record<DomainErrorKind, number> = {
@@ -142,10 +143,14 @@ export function installNodeAnswers(app: FastifyInstance, headers: AnswerHeaders)
 export const DATABASE_UNAVAILABLE_MESSAGE = 'La base de datos no responde en este momento: reintente en unos segundos';
 const DATABASE_RETRY_AFTER_SECONDS = 2;
 
-export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((error: FastifyError | DomainError, request, reply) => {
+/** `refusals`: the pause a 429 is answered after. */
+export function installErrorHandler(app: FastifyInstance, refusals: RefusalHold): void {
+  app.setErrorHandler(async (error: FastifyError | DomainError, request, reply) => {
     if (error instanceof DomainError) {
-      if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+      if (error instanceof RateLimitedError) {
+        await refusals.hold(error.retryAfterSeconds);
+        reply.header('retry-after', String(error.retryAfterSeconds));
+      }
       return reply.code(STATUS_OF[error.kind]).send(errorBody(error.message));
     }
     const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;

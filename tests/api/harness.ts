@@ -162,6 +162,9 @@ export async function startServer(
     // The tests call the API as fast as a script, one user for many calls (quotas fill 200
     // visores): no person's pace. userRequests.test.ts holds a server to the real budget.
     userRequests: 1_000_000,
+    // A 429 answered at once: the pause (server/http/refusalHold.ts) is for clients that do not
+    // wait; these tests read each refusal. userRequests.test.ts holds a server to the real pause.
+    refusalPauseMs: 0,
     ...overrides,
   };
 

@@ -24,7 +24,16 @@ export function startServerProcess(env: Record<string, string>, compiled?: strin
       // holds a server to the budget). FEED_LOCK_TTL_MS: under the whole suite's load an event loop
       // stalls past the default's 1.5 s and the feeds would move between processes mid-test
       // (bench:takeover measures the default).
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'warn', USER_REQUESTS: '1000000', FEED_LOCK_TTL_MS: '5000', ...env },
+      env: {
+        ...process.env,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'warn',
+        USER_REQUESTS: '1000000',
+        REFUSAL_PAUSE_MS: '0',
+        FEED_LOCK_TTL_MS: '5000',
+        ...env,
+      },
     });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {

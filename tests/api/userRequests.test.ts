@@ -36,6 +36,27 @@ describe.each(databaseTargets())('the per-user request budget on $name', (target
     expectErrorResponse(await again.api.get('/api/profile'), 429);
   });
 
+  it('answers a refusal after the pause, never past its Retry-After: a client that does not wait makes one request a pause on each connection', async () => {
+    const pauseMs = 400;
+    const server = await startServer(target, { userRequests: 1, userRequestsWindowMs: 60_000, refusalPauseMs: pauseMs });
+    servers.push(server);
+    const demo = await session(server, DEMO);
+    expect((await demo.api.get('/api/profile')).status).toBe(200);
+    const timed = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const sent = performance.now();
+        const response = await demo.api.get('/api/profile');
+        return { response, waited: performance.now() - sent };
+      }),
+    );
+    for (const { response, waited } of timed) {
+      expectErrorResponse(response, 429);
+      // A timer never fires early; the 1 ms is performance.now()'s rounding against the timer's.
+      expect(waited).toBeGreaterThanOrEqual(pauseMs - 1);
+      expect(Number(response.headers.get('retry-after')) * 1000).toBeGreaterThanOrEqual(pauseMs);
+    }
+  });
+
   it('serves the user again once the window has passed', async () => {
     const server = await startServer(target, { userRequests: 1, userRequestsWindowMs: 1000 });
     servers.push(server);
