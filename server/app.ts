@@ -28,6 +28,8 @@ import { createMemoryBrokerStore } from './broker/store.js';
 import { createRedisBrokerStore } from './broker/redisStore.js';
 import type { AppContext } from './context.js';
 import { errorBody } from './errors.js';
+import { createRefusalHold } from './http/refusalHold.js';
+import { trackConnections } from './http/connections.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler, installNodeAnswers } from './http/errors.js';
 import { drainUnparsedBody, installJsonParser } from './http/requestBody.js';
 import { answerHeaders, decodedPath, registerSecurityHeaders } from './http/security.js';
@@ -174,7 +176,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   installJsonParser(app, BODY_LIMIT_BYTES);
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
-  installErrorHandler(app);
+  installErrorHandler(app, createRefusalHold(config.refusalPauseMs));
   await registerSecurityHeaders(app, config);
   app.addHook('onRequest', drainUnparsedBody(BODY_LIMIT_BYTES));
 
@@ -206,8 +208,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // On close (a SIGTERM, a rolling restart) every socket is told the server restarts (1012)
   // before the websocket plugin's own hook would close them without a code (1005). Added
   // before the plugin, so it runs first.
+  const connections = trackConnections(app.server);
   app.addHook('preClose', async () => {
     for (const socket of app.websocketServer?.clients ?? []) socket.close(SocketCloseCode.serviceRestart, 'El servidor se reinicia');
+    connections.closeUnused();
   });
   await app.register(fastifyWebsocket, {
     // A hard cap: messages over the 64 KB limit but under this get an error message

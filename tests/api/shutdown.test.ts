@@ -71,6 +71,13 @@ describe('graceful shutdown of the compiled server', () => {
     );
     await continued;
 
+    // A connection opened ahead of use that never sends a request (a browser's preconnect):
+    // it must not hold the stop to its grace period (which would end with exit code 1).
+    const unused = net.connect({ host: '127.0.0.1', port: Number(port) });
+    await new Promise<void>((resolve, reject) => unused.once('connect', resolve).once('error', reject));
+    const unusedClosed = new Promise<void>((resolve) => unused.once('close', () => resolve()));
+    unused.on('error', () => {});
+
     const exited = exitOf(server);
     server.child.kill('SIGTERM');
     const closed = await waitForClose(market);
@@ -80,10 +87,13 @@ describe('graceful shutdown of the compiled server', () => {
     const answered = receiveUntil(http, /\r\n\r\n\{.*\}$/s, 'the answer to the sign-in in flight');
     http.write(body);
     const answer = await answered;
-    http.destroy();
     expect(answer).toMatch(/HTTP\/1\.1 200 OK/);
     expect(answer).toContain('"status":"success"');
 
+    // Neither the kept-alive connection of the answered request nor the unused one is left for
+    // the client to close: the server ends both and exits 0, before the grace period.
+    const httpClosed = new Promise<void>((resolve) => http.once('close', () => resolve()));
     expect(await exited).toEqual({ code: 0, signal: null });
+    await Promise.all([unusedClosed, httpClosed]);
   });
 });
