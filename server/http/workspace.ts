@@ -6,11 +6,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { CheckOptionRequest, FolderTree, NewVisorRequest, UpdateSeccionesRequest, UpdateVisorRequest, VisorId } from '../../src/protocol/workspace.js';
 import type { AppContext } from '../context.js';
-import { ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
+import { ForbiddenError, InvalidError, NotFoundError, TooLargeError } from '../errors.js';
 import { matchesIfNoneMatch } from './broker.js';
 import { clientAddress } from './clientAddress.js';
 import { parseBody } from './errors.js';
-import { WORKSPACE_MESSAGES } from '../workspace/service.js';
+import { QUOTA_MESSAGES, WORKSPACE_MESSAGES } from '../workspace/service.js';
 
 interface OneId {
   Params: { id: string };
@@ -46,6 +46,29 @@ export function parseIfMatch(header: string | string[] | undefined, of = 'del á
   const match = /^(?:W\/)?"?(\d{1,15})"?$/.exec(raw);
   if (!match) throw new InvalidError(`If-Match debe ser la versión ${of} (un número)`);
   return Number(match[1]);
+}
+
+/**
+ * What a body may be beyond the room its visor has in the user's byte quota, and still be read:
+ * its JSON wrapper and a client's whitespace. The app sends compact JSON, about 20 bytes
+ * more than it stores.
+ */
+export const BODY_PAST_ROOM_BYTES = 64 * 1024;
+
+/**
+ * A section save whose declared body (Content-Length) could not fit in the user's byte quota
+ * is refused (413) before its body is read: a user whose quota is full could otherwise have the
+ * server read and parse a megabyte for every refusal. A body without a length (chunked) is
+ * read and checked as it stores, like every save.
+ */
+function refuseBodyPastRoom(ctx: AppContext) {
+  return async (request: FastifyRequest<OneId>): Promise<void> => {
+    const length = Number(request.headers['content-length']);
+    if (!Number.isSafeInteger(length) || length <= BODY_PAST_ROOM_BYTES || !VisorId.safeParse(request.params.id).success) return;
+    const space = await ctx.workspace.sectionsRoom(request.user!, request.params.id);
+    if (space && length > space.room + BODY_PAST_ROOM_BYTES)
+      throw new TooLargeError(QUOTA_MESSAGES.userFull(space.others + length, ctx.config.quotas.userBytes));
+  };
 }
 
 export function workspaceRoutes(ctx: AppContext) {
@@ -96,7 +119,7 @@ export function workspaceRoutes(ctx: AppContext) {
       return { status: 'success', data: visor, workspace: state };
     });
 
-    app.put<OneId>('/visores/:id/update_secciones', async (request, reply) => {
+    app.put<OneId>('/visores/:id/update_secciones', { onRequest: refuseBodyPastRoom(ctx) }, async (request, reply) => {
       const { secciones } = parseBody(UpdateSeccionesRequest, request.body);
       const ifMatch = parseIfMatch(request.headers['if-match'], 'del visor');
       const visor = await workspace.updateSecciones(actor(request), visorIdOf(request.params.id), secciones, ifMatch);

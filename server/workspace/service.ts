@@ -453,6 +453,19 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
      * Saves the sections and bumps the visor's version. With `ifMatch`, a visor whose version
      * moved on (another tab or device saved) answers 412 and changes nothing; without it the save wins.
      */
+    /**
+     * How big a save of the visor's sections may be before the byte quota refuses it: what the
+     * user has free besides this visor, or what the visor stores now if that is more (a save
+     * that does not grow is never refused). Null when the visor is not the user's: the save
+     * itself answers that. Read before a body is: see the route.
+     */
+    async sectionsRoom(user: UserRow, visorId: string): Promise<{ room: number; others: number } | null> {
+      const own = await db.selectFrom('visores').select('stored_bytes').where('id', '=', visorId).where('owner', '=', user.id).executeTakeFirst();
+      if (!own) return null;
+      const others = await storedBytes(db, user.id, visorId);
+      return { room: Math.max(Number(own.stored_bytes), quotas.userBytes - others), others };
+    },
+
     async updateSecciones(actor: Actor, visorId: string, secciones: Section[], ifMatch: number | null = null): Promise<Visor> {
       const row = await db.transaction().execute(async (trx) => {
         // The tree lock first (the quotas' order, above), then the visor's row.

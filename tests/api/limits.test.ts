@@ -2,6 +2,7 @@
 // docs/security.md): JSON nesting refused before it is parsed, on HTTP bodies (sign-in
 // included) and socket messages; the body size; each user's storage quotas; lists without
 // sections; the headers of encoded /api paths and of the framework's own answers.
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { JSON_TOO_DEEP, MAX_JSON_DEPTH } from '../../src/protocol/jsonDepth.js';
@@ -255,4 +256,55 @@ describe.each(databaseTargets())('storage quotas on $name', (target) => {
       quotas.userBytes = before;
     }
   });
+
+  it('refuses a save whose declared body cannot fit in what the user has left before reading it; a body that may fit is read', async () => {
+    const user = await fresh();
+    const [filled, other] = await Promise.all([newVisor(user, { title: 'Casi lleno' }), newVisor(user, { title: 'Otro' })]);
+    expectSuccess(
+      await save(
+        user,
+        filled,
+        [0, 1, 2, 3, 4, 5, 6].map((i) => boardOf(`lleno${i}`, 7 * 1024)),
+      ),
+    );
+    const stored = await readVisor(user, filled);
+    const others = visorBytes({ ...stored, secciones: JSON.stringify(stored.secciones) });
+    const length = 300 * 1024;
+    // Only the head and the first kilobyte are sent, and the socket stays open: a server that
+    // read the body would still be waiting for the rest.
+    const head =
+      `PUT /api/visores/${other}/update_secciones HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${user.token}\r\n` +
+      `Content-Type: application/json\r\nContent-Length: ${length}\r\n\r\n{"secciones":[` +
+      ' '.repeat(1024);
+    const answer = await answerBeforeBodyEnds(server.baseUrl, head);
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ status: 'error', message: QUOTA_MESSAGES.userFull(others + length, QUOTAS.userBytes) });
+    // Within the room (and its allowance for a JSON wrapper): read, and refused for what it says.
+    const small = await request(server.baseUrl, 'PUT', `/api/visores/${other}/update_secciones`, {
+      raw: `{"secciones":[${' '.repeat(70 * 1024)}`,
+      token: user.token,
+    });
+    expect(expectErrorResponse(small, 400)).toBe('El cuerpo de la solicitud no es JSON válido');
+  });
 });
+
+/** Sends `bytes` on a socket left open and resolves with the first answer's status and body. */
+function answerBeforeBodyEnds(baseUrl: string, bytes: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port) }, () => socket.write(bytes));
+    const timer = setTimeout(() => socket.destroy(new Error('No answer in 15 s: the server is waiting for the body')), 15_000);
+    socket.on('close', () => clearTimeout(timer));
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      const headEnd = text.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)/i.exec(text)?.[1];
+      if (headEnd < 0 || length == null || Buffer.byteLength(text.slice(headEnd + 4)) < Number(length)) return;
+      socket.destroy();
+      resolve({ status: Number(text.slice(9, 12)), body: text.slice(headEnd + 4) });
+    });
+    socket.on('error', reject);
+    socket.on('close', () => reject(new Error(`The server closed without a whole answer: ${JSON.stringify(text.slice(0, 200))}`)));
+  });
+}
