@@ -58,6 +58,8 @@ const { values } = parseArgs({
     'rss-cap-mb': { type: 'string', default: '4096' },
     'trust-proxy': { type: 'string', default: '1' },
     dist: { type: 'string', default: 'dist' },
+    // A folder: each server process writes its CPU profile there when it stops (node --cpu-prof).
+    'cpu-prof': { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -107,7 +109,8 @@ interface Deployment {
 
 function startProcess(env: Record<string, string>): Promise<ServerProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env } });
+    const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [];
+    const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env } });
     let exited = () => {};
     const server: ServerProcess = {
       child,

@@ -34,8 +34,10 @@ interface Part {
   unit: string;
 }
 
+const PART = new RegExp(`^(${NUMBER})(%|deg|grad|rad|turn)?$`, 'i');
+
 function parsePart(text: string): Part | null {
-  const match = new RegExp(`^(${NUMBER})(%|deg|grad|rad|turn)?$`, 'i').exec(text);
+  const match = PART.exec(text);
   if (!match) return null;
   const value = Number(match[1]);
   if (!Number.isFinite(value)) return null;

@@ -36,8 +36,17 @@ export const Color = text('El color', 100, true)
 
 /** A colour as stored, as the server answers it: one that does not parse (stored before issue 17) reads as the default. */
 export function storedColor(color: string): string {
-  return normalizeColor(color) ?? DEFAULT_VISOR_COLOR;
+  let normal = storedColors.get(color);
+  if (normal === undefined) {
+    normal = normalizeColor(color) ?? DEFAULT_VISOR_COLOR;
+    // A user's visores share a few colours: a list of 200 parsed each one 200 times.
+    if (storedColors.size >= STORED_COLORS_KEPT) storedColors.clear();
+    storedColors.set(color, normal);
+  }
+  return normal;
 }
+const STORED_COLORS_KEPT = 512;
+const storedColors = new Map<string, string>();
 
 /** Folder ids: random letters and digits (spec section 3). */
 export const FolderId = z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'folder_id debe tener solo letras y dígitos (hasta 64)');
