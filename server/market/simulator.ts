@@ -295,13 +295,18 @@ export function createSimulator(options: SimulatorOptions) {
       md.IV = last ? price(last.ticks) : null;
       return md;
     }
-    const fair = fairTicks(cursor, at);
-    const centre = fair != null ? Math.round(fair) : last?.ticks;
-    if (centre != null) {
-      const bid = Math.max(1, centre - 1 - Math.floor(random() * 2));
-      const ask = Math.max(bid + 1, centre + 1 + Math.floor(random() * 2));
-      md.BI = [{ price: price(bid), size: (1 + Math.floor(random() * 50)) * profile.lot }];
-      md.OF = [{ price: price(ask), size: (1 + Math.floor(random() * 50)) * profile.lot }];
+    const session = anyHour ? null : sessionAt(profile.market, at);
+    if (session && !session.open) {
+      // A closed market (the real calendar) shows the book it closed with, around its close:
+      // the fair value moves on between sessions, and a book quoted from it would not match
+      // the last price the board holds.
+      if (last) {
+        const size = 10 * profile.lot;
+        md.BI = [{ price: price(Math.max(1, last.ticks - 1)), size }];
+        md.OF = [{ price: price(last.ticks + 1), size }];
+      }
+    } else {
+      bookAround(md, fairTicks(cursor, at), last, price, profile.lot);
     }
     md.TV = tally.volume;
     if (instrument.kind === 'future' || instrument.kind === 'option') {
@@ -309,6 +314,17 @@ export function createSimulator(options: SimulatorOptions) {
       md.OI = { size: cursor.openInterest };
     }
     return md;
+  }
+
+  /** A live book: a tick or two each side of the fair value (of the last trade without one), sizes at random. */
+  function bookAround(md: MarketData, fair: number | null, last: Trade | null, price: (ticks: number) => number, lot: number): void {
+    const centre = fair != null ? Math.round(fair) : last?.ticks;
+    if (centre != null) {
+      const bid = Math.max(1, centre - 1 - Math.floor(random() * 2));
+      const ask = Math.max(bid + 1, centre + 1 + Math.floor(random() * 2));
+      md.BI = [{ price: price(bid), size: (1 + Math.floor(random() * 50)) * lot }];
+      md.OF = [{ price: price(ask), size: (1 + Math.floor(random() * 50)) * lot }];
+    }
   }
 
   const listeners = new Set<(update: MarketUpdate) => void>();

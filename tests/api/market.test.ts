@@ -488,6 +488,10 @@ describe('the real calendar (SIM_CALENDAR=real), on sqlite', () => {
     expect(data.map((candle) => candle.time)).toEqual(TRADING_DAYS);
     expect(before!.LA!.price).toBe(data.at(-1)!.close);
     expect(before!.CL!.price).toBe(data.at(-2)!.close);
+    // The book it closed with, around the close: not one quoted from a value that moved on.
+    const tick = server.app.ctx.market.catalogue.resolve('BYMA:GGAL')!.minPriceIncrement;
+    expect(before!.BI![0]!.price).toBeCloseTo(before!.LA!.price - tick, 6);
+    expect(before!.OF![0]!.price).toBeCloseTo(before!.LA!.price + tick, 6);
     // Monday after BYMA opens, it trades again.
     server.clock.advance(ba('2026-11-30', '11:30') - server.clock.now());
     feeds.advance('tv', 500);
