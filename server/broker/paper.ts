@@ -11,6 +11,8 @@ export interface PriceSource {
   last(symbol: string): number | null;
   /** Previous close, for the daily difference. */
   previousClose(symbol: string): number | null;
+  /** Whether the instrument's market trades now: not closed outside its session, nor its feed stopped. */
+  trading(instrument: Instrument): boolean;
 }
 
 interface Holding {
@@ -77,8 +79,10 @@ export function createPaperAccount(account: string, catalogue: Catalogue, prices
     account,
 
     /** Fills a small market order on one of the account's instruments. */
-    trade(): Fill {
-      const held = [...holdings.values()];
+    /** A small market order of one of the holdings, filled at its last price; null when none of their markets trades now. */
+    trade(): Fill | null {
+      const held = [...holdings.values()].filter((holding) => prices.trading(holding.instrument));
+      if (held.length === 0) return null;
       const { instrument } = held[Math.floor(random() * held.length)]!;
       const side = random() < 0.5 ? 'BUY' : 'SELL';
       const lot = instrument.kind === 'stock' || instrument.kind === 'bond' ? 100 : 1;

@@ -4,6 +4,7 @@
 // Fills, once asked for, are stored whenever they change.
 import type { PositionsSnapshot } from '../../src/protocol/broker.js';
 import type { MarketService } from '../market/service.js';
+import { marketOf, type Instrument } from '../market/catalogue.js';
 import { BROKER_MESSAGES } from './messages.js';
 import { createPaperAccount, type PaperAccount } from './paper.js';
 import type { BrokerSession, BrokerSessions } from './sessions.js';
@@ -52,6 +53,12 @@ export function createWatches({ store, sessions, market, now, onError, paperFill
   const prices = {
     last: (symbol: string) => market.feeds.lastPrice(symbol),
     previousClose: (symbol: string) => market.hub.latest(symbol)?.CL?.price ?? null,
+    // A closed market (the exchange's hours, or the simulator's with SIM_CALENDAR=real) or a
+    // stopped feed fills nothing: its prices are not live.
+    trading: (instrument: Instrument) => {
+      const state = market.markets.current().markets.find((entry) => entry.market === marketOf(instrument))?.state;
+      return state !== 'closed' && state !== 'stopped';
+    },
   };
 
   const recordOf = (watch: Watch): AccountRecord => ({
