@@ -128,4 +128,11 @@ describe('lastUpdateOf', () => {
       NOW - 2 * HOUR,
     );
   });
+
+  it("is a closed market's session close when its feed told the same prices later (a process started at night)", () => {
+    const closedFriday = session(27, 10, 17, 30, false);
+    const saturday = ba(28, 11, 36);
+    expect(lastUpdateOf([rofex({ state: 'closed', lastUpdate: saturday, session: closedFriday })])).toBe(ba(27, 17));
+    expect(lastUpdateOf([rofex({ state: 'closed', lastUpdate: ba(27, 16, 59), session: closedFriday })])).toBe(ba(27, 16, 59));
+  });
 });

@@ -112,6 +112,10 @@ export function marketsLine(event: MarketsEvent, shown: readonly MarketStateEntr
  * says its data is from. null when none is known.
  */
 export function lastUpdateOf(entries: readonly MarketStateEntry[]): number | null {
-  const times = entries.filter((entry) => entry.state !== 'running' && entry.lastUpdate != null).map((entry) => entry.lastUpdate!);
+  const times = entries
+    .filter((entry) => entry.state !== 'running' && entry.lastUpdate != null)
+    // A closed market's data is its session's: a feed that told its (unchanged) prices after
+    // the close, as a process started at night does, did not make them newer.
+    .map((entry) => (entry.state === 'closed' ? Math.min(entry.lastUpdate!, entry.session.closesAt) : entry.lastUpdate!));
   return times.length === 0 ? null : Math.min(...times);
 }
