@@ -20,6 +20,9 @@ export const OPERATOR_ACTIONS = [
   'admin_user_create',
   'admin_user_update',
   'admin_user_delete',
+  'feed_start',
+  'feed_stop',
+  'feed_rate',
 ] as const;
 export type OperatorAction = (typeof OPERATOR_ACTIONS)[number];
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MARKET_DAY_MS, MARKET_UTC_OFFSET, marketDayStart, marketIsoDate, marketIsoString } from '../../src/lib/marketTime.js';
 import { CreateUserRequest, LogExportQuery, LogQuery, UpdateUserRequest, type AdminUser, type OperatorLogItem } from '../../src/protocol/admin.js';
 import { jsonTooDeep } from '../../src/protocol/jsonDepth.js';
-import type { LogFilter, OperatorLogRepo } from '../db/operatorLog.js';
+import type { LogFilter, OperatorAction, OperatorLogRepo } from '../db/operatorLog.js';
 import type { OperatorLogRow, UserRow } from '../db/schema.js';
 import type { AppContext } from '../context.js';
 import { ConflictError, ForbiddenError, InvalidError, NotFoundError } from '../errors.js';
@@ -137,6 +137,11 @@ export function exportFileName(at: number): string {
 }
 
 /** Users and the operator log; admins only. */
+/** An admin's action in the operator log, with who did it and from where. */
+export function recordAdminAction(ctx: AppContext, request: FastifyRequest, action: OperatorAction, detail: Record<string, unknown>): Promise<void> {
+  return ctx.auth.log.add({ userId: request.user!.id, username: request.user!.username, action, detail, ...clientAddress(request) });
+}
+
 export function adminRoutes(ctx: AppContext) {
   const { users, sessions, log } = ctx.auth;
 
@@ -144,7 +149,7 @@ export function adminRoutes(ctx: AppContext) {
     await ctx.sessionEnds.ended({ tokenHashes: await sessions.revokeAllOfUser(userId), userIds: [userId] });
   };
   const record = (request: FastifyRequest, action: 'admin_user_create' | 'admin_user_update' | 'admin_user_delete', detail: Record<string, unknown>) =>
-    log.add({ userId: request.user!.id, username: request.user!.username, action, detail, ...clientAddress(request) });
+    recordAdminAction(ctx, request, action, detail);
 
   return async (app: FastifyInstance) => {
     app.addHook('onRequest', requireAdmin);

@@ -1,6 +1,6 @@
 // Market REST (issue 4): search, formula symbols, expirations, history, instruments, and the
 // admin's feed controls.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseFormula } from '../../src/lib/formula.js';
 import {
   ExpirationRequest,
@@ -14,7 +14,7 @@ import {
 import { searchInstruments, type Instrument } from '../market/catalogue.js';
 import { dayOfIso, isoOfDay } from '../market/calendar.js';
 import { FEED_NAMES } from '../market/feeds.js';
-import { requireAdmin } from './admin.js';
+import { recordAdminAction, requireAdmin } from './admin.js';
 import type { AppContext } from '../context.js';
 import { ConflictError, InvalidError, NotFoundError } from '../errors.js';
 import { parseBody } from './errors.js';
@@ -125,19 +125,29 @@ export function marketRoutes(ctx: AppContext) {
         data: await ctx.market.admin.feedSymbols(feedName(request.params.name)),
       }));
       admin.get('/admin/market/sockets', async () => ({ status: 'success', data: await ctx.market.admin.sockets() }));
+      // What an admin did to a feed goes to the operator log once it is done: a stopped feed
+      // marks every trader's prices stale, and the log says who and when.
+      const record = (request: FastifyRequest, action: 'feed_start' | 'feed_stop' | 'feed_rate', detail: Record<string, unknown>) =>
+        recordAdminAction(ctx, request, action, detail);
       admin.post<{ Params: { name: string } }>('/admin/feeds/:name/start', async (request) => {
         const name = feedName(request.params.name);
-        return { status: 'success', data: await ctx.market.admin.control(name, { running: true }) };
+        const data = await ctx.market.admin.control(name, { running: true });
+        await record(request, 'feed_start', { feed: name });
+        return { status: 'success', data };
       });
       admin.post<{ Params: { name: string } }>('/admin/feeds/:name/stop', async (request) => {
         const name = feedName(request.params.name);
-        return { status: 'success', data: await ctx.market.admin.control(name, { running: false }) };
+        const data = await ctx.market.admin.control(name, { running: false });
+        await record(request, 'feed_stop', { feed: name });
+        return { status: 'success', data };
       });
       admin.put<{ Params: { name: string } }>('/admin/feeds/:name', async (request) => {
         const name = feedName(request.params.name);
         const { rate } = parseBody(FeedRateRequest, request.body);
         if (feeds.status(name).source === 'primary') throw new ConflictError(`El feed ${name} es el mercado real: su ritmo no se puede cambiar`);
-        return { status: 'success', data: await ctx.market.admin.control(name, { rate }) };
+        const data = await ctx.market.admin.control(name, { rate });
+        await record(request, 'feed_rate', { feed: name, rate });
+        return { status: 'success', data };
       });
     });
   };

@@ -22,6 +22,7 @@ import {
 import type { TestServer } from './harness.js';
 import { startServer } from './harness.js';
 import { loadConfig } from '../../server/config.js';
+import { AdminLogsResponse } from '../../src/protocol/admin.js';
 import { ADMIN, api, authenticate, expectBody, expectErrorResponse, nextMessage, openSocket, sendJson, session, type Session } from './helpers.js';
 
 const SQLITE = { name: 'sqlite' } as const;
@@ -594,6 +595,15 @@ describe('admin feeds on sqlite', () => {
     server.clock.advance(1000);
     const rofexRate = server.config.simulator.ticksPerSecond;
     await vi.waitFor(() => expect(hub.published - restarted).toBeGreaterThanOrEqual(10 + rofexRate), { timeout: 5000 });
+
+    // Each is in the operator log: who, what, which feed (the test's clock stands still, so
+    // their times are equal and the order is not told).
+    const logged = expectBody(await admin.api.get('/api/admin/logs?limit=200'), AdminLogsResponse).data.filter((row) => row.action.startsWith('feed_'));
+    expect(logged.map((row) => [row.action, row.username, row.detail]).sort()).toEqual([
+      ['feed_rate', 'admin', { feed: 'tv', rate: 10 }],
+      ['feed_start', 'admin', { feed: 'rofex' }],
+      ['feed_stop', 'admin', { feed: 'rofex' }],
+    ]);
   });
 
   it('sets the rate of a feed; refuses a bad rate with 400 and an unknown feed with 404', async () => {

@@ -16,6 +16,9 @@ export const LOG_ACTIONS: Record<string, string> = {
   admin_user_create: 'Usuario creado (admin)',
   admin_user_update: 'Usuario modificado (admin)',
   admin_user_delete: 'Usuario borrado (admin)',
+  feed_start: 'Feed iniciado (admin)',
+  feed_stop: 'Feed detenido (admin)',
+  feed_rate: 'Ritmo de feed cambiado (admin)',
 };
 
 export function actionLabel(action: string): string {
