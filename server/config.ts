@@ -49,6 +49,8 @@ export interface Config {
   /** Requests of one signed-in user per window (all processes, with Redis); past it 429 before the body is read. */
   userRequests: number;
   userRequestsWindowMs: number;
+  /** Requests of one signed-in user handled at once in this process; the next waits its turn (http/userTurns.ts). */
+  userConcurrentRequests: number;
   /** How long a 429 is held before it is answered (at most its Retry-After; 0: at once): see http/refusalHold.ts. */
   refusalPauseMs: number;
   /**
@@ -345,6 +347,7 @@ export function loadConfig(env: Env = process.env): Config {
     userRequests: int(env, 'USER_REQUESTS', 200, 1),
     userRequestsWindowMs: int(env, 'USER_REQUESTS_WINDOW_SECONDS', 10, 1) * 1000,
     refusalPauseMs: int(env, 'REFUSAL_PAUSE_MS', 1000, 0),
+    userConcurrentRequests: int(env, 'USER_CONCURRENT_REQUESTS', 2, 1),
     publicOrigins: origins(env, 'PUBLIC_ORIGINS'),
     allowedOrigins: (text(env, 'ALLOWED_ORIGINS') ?? '')
       .split(',')

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CheckTokenRequest, LoginRequest, LogoutRequest } from '../../src/protocol/auth.js';
 import { toPublicUser } from '../db/users.js';
 import { hashToken } from '../auth/tokens.js';
@@ -9,6 +9,7 @@ import type { UserRow } from '../db/schema.js';
 import { RateLimitedError, UnauthorizedError } from '../errors.js';
 import { clientAddress } from './clientAddress.js';
 import { parseBody } from './errors.js';
+import { createUserTurns } from './userTurns.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -34,7 +35,8 @@ const wholeSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  * of its user's budget: refused (429), the request's body is never parsed.
  */
 export function requireBearer(ctx: AppContext) {
-  return async (request: FastifyRequest): Promise<void> => {
+  const turns = createUserTurns(ctx.config.userConcurrentRequests, USER_WAITING_REQUESTS);
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const token = bearerToken(request);
     if (!token) throw new UnauthorizedError(AUTH_MESSAGES.noToken);
     const user = await ctx.auth.userOfToken(token);
@@ -44,10 +46,17 @@ export function requireBearer(ctx: AppContext) {
       const seconds = wholeSeconds(budget.retryAfterMs);
       throw new RateLimitedError(AUTH_MESSAGES.userRequests(seconds), seconds);
     }
+    const endTurn = await turns.enter(user.id);
+    if (!endTurn) throw new RateLimitedError(AUTH_MESSAGES.userRequests(1), 1);
+    // The turn ends with the answer, or with the connection if the client goes first.
+    reply.raw.once('close', endTurn);
     request.user = user;
     request.tokenHash = hashToken(token);
   };
 }
+
+/** A user's requests waiting for a turn (userTurns.ts) at most; past it 429 as an over-budget request. */
+const USER_WAITING_REQUESTS = 64;
 
 function client(request: FastifyRequest) {
   return { ...clientAddress(request), userAgent: request.headers['user-agent'] ?? null };
