@@ -141,3 +141,15 @@ test("a rate formula's change reads in percentage points, a price's in percent, 
   await expect(section(page, 'Uno').getByRole('article', { name: 'Prima cable sobre MEP' }).locator('[data-field="change"]')).toHaveText(POINTS);
   await section(page, 'Uno').screenshot({ path: 'test-results/visor-formulas-units.png' });
 });
+
+test('a new, short Fórmulas section shows why a formula is refused, not below its own fold', async ({ page, request }) => {
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  await openVisor(page, request, 'fxs');
+  const fresh = await addSection(page, 'Fórmulas');
+  const form = fresh.locator('form').last();
+  await form.getByLabel('Nombre').fill('Mitad');
+  await form.getByLabel('Fórmula').fill('BYMA:NOEXISTE / 2');
+  await form.getByRole('button', { name: 'Agregar', exact: true }).click();
+  await expect(fresh.getByRole('alert')).toHaveText(UNKNOWN);
+  await expect(fresh.getByRole('alert')).toBeInViewport();
+});

@@ -2,7 +2,7 @@
 // value is (price, ratio or rate: how its change reads), and what is wrong with them said in
 // place, before anything is saved (src/lib/formula.ts parses; the symbols are checked against
 // the instrument catalogue, useSymbolCheck).
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { UNIT_HINTS, UNIT_LABELS } from '../../../../lib/valueChange';
 import { FORMULA_UNITS, inferFormulaUnit, type FormulaUnit, type NamedFormula } from '../../../../protocol/workspace';
 import { formulaFormProblem, symbolsToCheck } from './formulaInput';
@@ -32,6 +32,12 @@ export function FormulaForm({ initial, taken, submitLabel, disabledReason, onSub
   const checkSymbols = useSymbolCheck();
   const id = useId();
   const unit = chosenUnit ?? inferFormulaUnit(name, expression);
+  // What is wrong is said under the fields, and brought into view: a new section is short, and
+  // its form scrolls inside it, so a message below the fold showed only as a red outline.
+  const problemRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (problem) problemRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [problem]);
 
   const edited = () => {
     turn.current += 1;
@@ -112,6 +118,11 @@ export function FormulaForm({ initial, taken, submitLabel, disabledReason, onSub
           ))}
         </select>
       </div>
+      {problem && (
+        <p className="form-error vs-formula-form__problem" id={`${id}-problem`} role="alert" ref={problemRef}>
+          {problem.message}
+        </p>
+      )}
       <div className="vs-formula-form__buttons">
         <button type="submit" className="button button--primary" disabled={off || checking}>
           {submitLabel}
@@ -126,11 +137,6 @@ export function FormulaForm({ initial, taken, submitLabel, disabledReason, onSub
         {UNIT_HINTS[unit]}
       </p>
       {checking && <p className="vs-note">Comprobando los símbolos en el catálogo…</p>}
-      {problem && (
-        <p className="form-error vs-formula-form__problem" id={`${id}-problem`} role="alert">
-          {problem.message}
-        </p>
-      )}
       {off && <p className="vs-note">{disabledReason}</p>}
     </form>
   );
