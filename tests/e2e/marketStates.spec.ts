@@ -66,6 +66,12 @@ test("an admin's stop of ROFEX is said on the visor and marks its rows stale wit
     const chart = page.locator('.vs-chart').first();
     await expect(chart).toHaveAttribute('data-stale', 'true');
     await expect(chart.locator('.vs-chart__stale')).toHaveText(/^Sin datos en vivo · último \d\d:\d\d:\d\d$/);
+    // A position valued at a ROFEX price is marked too; one of BYMA's is live.
+    const positions = page.locator('table.vs-pos-table');
+    const rofexPosition = positions.locator('tr[data-symbol^="DLR/"]').first();
+    await expect(rofexPosition).toHaveAttribute('data-stale', 'true');
+    await expect(rofexPosition).toHaveAttribute('title', /^No está en vivo \(último \d\d:\d\d:\d\d\)$/);
+    await expect(positions.locator('tr[data-symbol="MERV - XMEV - AL30 - 24hs"]')).toHaveAttribute('data-stale', 'false');
 
     // Started again: the marks and the line go by themselves.
     await admin.getByRole('button', { name: 'Iniciar feed' }).click();
@@ -73,6 +79,7 @@ test("an admin's stop of ROFEX is said on the visor and marks its rows stale wit
     for (const row of [future, spot]) await expect(row).toHaveAttribute('data-stale', 'false', { timeout: 5000 });
     await expect(gap).toHaveAttribute('data-stale', 'false');
     await expect(chart).toHaveAttribute('data-stale', 'false');
+    await expect(rofexPosition).toHaveAttribute('data-stale', 'false');
   } finally {
     await viewer.close();
     await operator.close();

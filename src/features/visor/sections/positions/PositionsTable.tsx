@@ -7,12 +7,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { marketQueries } from '../../../../data/queries/market';
-import { subscribeQuotes, type QuoteState } from '../../../../data/store';
+import { inStaleMarket, subscribeQuotes, useStaleMarkets, type QuoteState } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { DEFAULT_DECIMALS, formatNumber, formatSigned } from '../../../../lib/numberFormat';
 import { markPosition, pnlSign, pointValueOf, totalsByCurrency, type InstrumentTerms, type PositionFields } from '../../../../lib/positionsPnl';
 import { EMPTY_CELL, lastPrice } from '../../../../lib/quoteColumns';
 import { displaySymbol } from '../../../../lib/symbolNames';
+import { staleNote } from '../quotes/liveCells';
 
 export interface PositionsTableProps {
   positions: readonly PositionFields[];
@@ -44,22 +45,40 @@ function useInstrumentTerms(): (symbol: string) => Terms | null {
   }, [data]);
 }
 
-/** The live last price of each symbol, re-read once per batch of ticks that moved any of them. */
-function useLastPrices(symbols: readonly string[]): ReadonlyMap<string, number | null> {
+interface LastPrice {
+  price: number | null;
+  /** Not live: the market socket is down, or the symbol's market is stopped, silent or closed. */
+  stale: boolean;
+  /** Epoch ms of the last trade, for the stale mark's note. */
+  time: number | null;
+}
+
+/** The last price of each symbol and whether it is live, re-read once per batch of ticks that moved any of them. */
+function useLastPrices(symbols: readonly string[]): ReadonlyMap<string, LastPrice> {
   const key = symbols.join('\n');
-  const [prices, setPrices] = useState<ReadonlyMap<string, number | null>>(new Map());
+  const [states, setStates] = useState<ReadonlyMap<string, QuoteState | null>>(new Map());
+  const staleMarkets = useStaleMarkets();
   useEffect(() => {
     const list = key === '' ? [] : key.split('\n');
     const releases = list.map((symbol) => holdSymbol(symbol));
-    const stop = subscribeQuotes(list, (states: ReadonlyMap<string, QuoteState | null>) => {
-      setPrices(new Map(list.map((symbol) => [symbol, lastPrice(states.get(symbol)?.quote)])));
-    });
+    const stop = subscribeQuotes(list, (next: ReadonlyMap<string, QuoteState | null>) => setStates(new Map(next)));
     return () => {
       stop();
       releases.forEach((release) => release());
     };
   }, [key]);
-  return prices;
+  return useMemo(() => {
+    const prices = new Map<string, LastPrice>();
+    for (const [symbol, state] of states) {
+      const quote = state?.quote;
+      prices.set(symbol, {
+        price: lastPrice(quote),
+        stale: state != null && (!state.live || inStaleMarket(quote, staleMarkets)),
+        time: quote?.md.LA?.date ?? null,
+      });
+    }
+    return prices;
+  }, [states, staleMarkets]);
 }
 
 const MONEY_DECIMALS = 2;
@@ -70,7 +89,7 @@ export function PositionsTable({ positions, label, emptyText = 'La cuenta no tie
   const termsOf = useInstrumentTerms();
   const symbols = useMemo(() => [...new Set(positions.map((position) => position.symbol))].sort(), [positions]);
   const prices = useLastPrices(symbols);
-  const marks = positions.map((position) => markPosition(position, prices.get(position.symbol) ?? null, termsOf(position.symbol)));
+  const marks = positions.map((position) => markPosition(position, prices.get(position.symbol)?.price ?? null, termsOf(position.symbol)));
   const totals = totalsByCurrency(marks);
 
   if (positions.length === 0) return <p className="vs-empty">{emptyText}</p>;
@@ -89,8 +108,17 @@ export function PositionsTable({ positions, label, emptyText = 'La cuenta no tie
       <tbody>
         {marks.map((mark) => {
           const decimals = termsOf(mark.symbol)?.decimals ?? DEFAULT_DECIMALS;
+          const last = prices.get(mark.symbol);
+          // Valued at a price that is not live: said as the boards say it (grey italics, the time).
+          const stale = last?.stale === true && mark.lastPrice != null;
           return (
-            <tr key={mark.symbol} data-symbol={mark.symbol} data-live={mark.lastPrice != null}>
+            <tr
+              key={mark.symbol}
+              data-symbol={mark.symbol}
+              data-live={mark.lastPrice != null}
+              data-stale={stale}
+              title={stale ? `No está en vivo (${staleNote(last.time)})` : undefined}
+            >
               <th scope="row" title={mark.symbol}>
                 {displaySymbol(mark.symbol)}
               </th>
