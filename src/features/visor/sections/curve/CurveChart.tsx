@@ -89,12 +89,19 @@ export function CurveChart({ points, rateLabel, today }: CurveChartProps) {
     chart.chartElement().querySelector('table')?.setAttribute('role', 'presentation');
     const series = chart.addSeries(LineSeries, { lineWidth: 2, pointMarkersVisible: true, priceLineVisible: false });
     chartRef.current = { chart, series };
+    // Every month in view whatever the size: with autoSize the chart keeps its range from the
+    // right when its box changes, so a box that grew after the first fit (the grid's layout
+    // settling) left the nearest months out, and the scale, fitted to what is in view, cut
+    // their line at the top.
+    const fit = () => chart.timeScale().fitContent();
+    chart.timeScale().subscribeSizeChange(fit);
     applyTheme(chart, series, container);
     // The page's theme and colour theme are attributes of <html> (AppearanceSync).
     const observer = new MutationObserver(() => applyTheme(chart, series, container));
     observer.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme', 'data-color-theme'] });
     return () => {
       observer.disconnect();
+      chart.timeScale().unsubscribeSizeChange(fit);
       chartRef.current = null;
       shownRef.current = [];
       chart.remove();
