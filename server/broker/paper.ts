@@ -11,7 +11,7 @@ export interface PriceSource {
   last(symbol: string): number | null;
   /** Previous close, for the daily difference. */
   previousClose(symbol: string): number | null;
-  /** Whether the instrument's market trades now: not closed outside its session, nor its feed stopped. */
+  /** Whether the instrument's market trades now (not closed outside its session). */
   trading(instrument: Instrument): boolean;
 }
 

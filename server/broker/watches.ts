@@ -53,12 +53,10 @@ export function createWatches({ store, sessions, market, now, onError, paperFill
   const prices = {
     last: (symbol: string) => market.feeds.lastPrice(symbol),
     previousClose: (symbol: string) => market.hub.latest(symbol)?.CL?.price ?? null,
-    // A closed market (the exchange's hours, or the simulator's with SIM_CALENDAR=real) or a
-    // stopped feed fills nothing: its prices are not live.
-    trading: (instrument: Instrument) => {
-      const state = market.markets.current().markets.find((entry) => entry.market === marketOf(instrument))?.state;
-      return state !== 'closed' && state !== 'stopped';
-    },
+    // A closed market (the exchange's hours, or the simulator's with SIM_CALENDAR=real) fills
+    // nothing: nothing trades there. A feed an admin stopped still fills, at its last price: the
+    // market itself is open (a broker fills there), only this server's picture of it stands still.
+    trading: (instrument: Instrument) => market.markets.current().markets.find((entry) => entry.market === marketOf(instrument))?.state !== 'closed',
   };
 
   const recordOf = (watch: Watch): AccountRecord => ({
