@@ -30,6 +30,7 @@ import type { AppContext } from './context.js';
 import { errorBody } from './errors.js';
 import { createRefusalHold } from './http/refusalHold.js';
 import { trackConnections } from './http/connections.js';
+import { createUserTurns, USER_WAITING_REQUESTS } from './http/userTurns.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler, installNodeAnswers } from './http/errors.js';
 import { drainUnparsedBody, installJsonParser } from './http/requestBody.js';
 import { answerHeaders, decodedPath, registerSecurityHeaders } from './http/security.js';
@@ -202,7 +203,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     cluster,
     onError: (error) => app.log.warn({ err: error }, 'session sweep'),
   });
-  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, sessionEnds, now };
+  const userTurns = createUserTurns(config.userConcurrentRequests, USER_WAITING_REQUESTS);
+  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, sessionEnds, userTurns, now };
   if (seeded.includes(DEMO_USER)) await seedDemoWorkspace(ctx, app.log);
 
   // On close (a SIGTERM, a rolling restart) every socket is told the server restarts (1012)

@@ -7,6 +7,7 @@ import type { WorkspaceService } from './workspace/service.js';
 import type { MarketService } from './market/service.js';
 import type { BrokerService } from './broker/service.js';
 import type { SessionEnds } from './sessionEnds.js';
+import type { UserTurns } from './http/userTurns.js';
 
 export interface AppContext {
   config: Config;
@@ -19,5 +20,7 @@ export interface AppContext {
   broker: BrokerService;
   /** Ended sessions: their sockets close and their users' broker sessions end, in every process. */
   sessionEnds: SessionEnds;
+  /** Each signed-in user's requests in turns (http/userTurns.ts). */
+  userTurns: UserTurns;
   now: () => number;
 }

@@ -9,7 +9,6 @@ import type { UserRow } from '../db/schema.js';
 import { RateLimitedError, UnauthorizedError } from '../errors.js';
 import { clientAddress } from './clientAddress.js';
 import { parseBody } from './errors.js';
-import { createUserTurns } from './userTurns.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,7 +34,6 @@ const wholeSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  * of its user's budget: refused (429), the request's body is never parsed.
  */
 export function requireBearer(ctx: AppContext) {
-  const turns = createUserTurns(ctx.config.userConcurrentRequests, USER_WAITING_REQUESTS);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const token = bearerToken(request);
     if (!token) throw new UnauthorizedError(AUTH_MESSAGES.noToken);
@@ -46,17 +44,20 @@ export function requireBearer(ctx: AppContext) {
       const seconds = wholeSeconds(budget.retryAfterMs);
       throw new RateLimitedError(AUTH_MESSAGES.userRequests(seconds), seconds);
     }
-    const endTurn = await turns.enter(user.id);
+    // The turn ends with the answer, or with the connection if the client goes first, also
+    // while it waits for the turn (a turn given to a request already gone would never end).
+    let gone = false;
+    const onGone = () => (gone = true);
+    reply.raw.once('close', onGone);
+    const endTurn = await ctx.userTurns.enter(user.id);
+    reply.raw.off('close', onGone);
     if (!endTurn) throw new RateLimitedError(AUTH_MESSAGES.userRequests(1), 1);
-    // The turn ends with the answer, or with the connection if the client goes first.
-    reply.raw.once('close', endTurn);
+    if (gone) endTurn();
+    else reply.raw.once('close', endTurn);
     request.user = user;
     request.tokenHash = hashToken(token);
   };
 }
-
-/** A user's requests waiting for a turn (userTurns.ts) at most; past it 429 as an over-budget request. */
-const USER_WAITING_REQUESTS = 64;
 
 function client(request: FastifyRequest) {
   return { ...clientAddress(request), userAgent: request.headers['user-agent'] ?? null };

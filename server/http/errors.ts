@@ -156,13 +156,14 @@ export function installErrorHandler(app: FastifyInstance, refusals: RefusalHold)
     const known = error.code ? FASTIFY_MESSAGES[error.code] : undefined;
     if (known) return reply.code(known[0]).send(errorBody(known[1]));
     if (error instanceof SyntaxError) return reply.code(400).send(errorBody('El cuerpo de la solicitud no es JSON válido'));
+    const status = error.statusCode ?? 500;
+    // A 4xx of the framework or of Node (an aborted body, a bad header): its own text is English.
+    // Before the database's check: a client that left mid-body is an ECONNRESET too.
+    if (status >= 400 && status < 500) return reply.code(status).send(errorBody(genericMessage(status)));
     if (isDatabaseUnavailable(error)) {
       request.log.warn({ err: error }, 'request failed: the database cannot be reached');
       return reply.code(503).header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS)).send(errorBody(DATABASE_UNAVAILABLE_MESSAGE));
     }
-    const status = error.statusCode ?? 500;
-    // A 4xx of the framework or of Node (an aborted body, a bad header): its own text is English.
-    if (status >= 400 && status < 500) return reply.code(status).send(errorBody(genericMessage(status)));
     request.log.error({ err: error }, 'request failed');
     return reply.code(500).send(errorBody(INTERNAL_ERROR_MESSAGE));
   });

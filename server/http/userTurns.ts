@@ -5,6 +5,9 @@
 // 200 lists of 200 visores from 5 connections, all at once, held the event loop ~0.6 s, and a
 // 440 KB script, which needs a round of the loop for each piece it is sent in, waited that long.
 
+/** A user's requests waiting for a turn at most; past it 429, as a request over the user's budget. */
+export const USER_WAITING_REQUESTS = 64;
+
 export interface UserTurns {
   /**
    * Resolves when a request of `userId` may run, with the function that ends its turn (call it

@@ -1,6 +1,7 @@
 // One signed-in user's requests come out of a budget (USER_REQUESTS per
 // USER_REQUESTS_WINDOW_SECONDS): past it every request of that user is answered 429 with
 // Retry-After and a Spanish message, before its body is read, while other users go on.
+import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { ADMIN, DEMO, createUser, expectErrorResponse, pollUntil, request, session } from './helpers.js';
@@ -55,6 +56,31 @@ describe.each(databaseTargets())('the per-user request budget on $name', (target
       expect(waited).toBeGreaterThanOrEqual(pauseMs - 1);
       expect(Number(response.headers.get('retry-after')) * 1000).toBeGreaterThanOrEqual(pauseMs);
     }
+  });
+
+  it("takes a user's requests in turns, and a request whose client left while it waited gives its turn back", async () => {
+    const server = await startServer(target, { userConcurrentRequests: 1 });
+    servers.push(server);
+    const demo = await session(server, DEMO);
+    const visorId = (await demo.api.get(`/api/visores/${demo.user._id}`)).body as { data: Array<{ visor_id: string }> };
+    const { port } = new URL(server.baseUrl);
+    const open = (bytes: string) => {
+      const socket = net.connect({ host: '127.0.0.1', port: Number(port) }, () => socket.write(bytes));
+      socket.on('error', () => {});
+      return socket;
+    };
+    // A save whose body is still on its way holds the user's one turn.
+    const holder = open(
+      `PUT /api/visores/${visorId.data[0]!.visor_id}/update_secciones HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${demo.token}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"secciones":',
+    );
+    // A read waits for the turn; its client leaves while it waits.
+    const waiter = open(`GET /api/profile HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${demo.token}\r\n\r\n`);
+    await pollUntil('the read waiting its turn', async () => (server.app.ctx.userTurns.stats(demo.user._id).waiting === 1 ? true : null));
+    waiter.destroy();
+    holder.destroy();
+    // The turn came back: the user is served again (a turn given to the gone read would hold it forever).
+    expect((await demo.api.get('/api/profile')).status).toBe(200);
   });
 
   it('serves the user again once the window has passed', async () => {
