@@ -35,6 +35,13 @@ const wholeSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
  */
 export function requireBearer(ctx: AppContext) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    // Whether the client has gone, watched from the start: a turn handed to a request already
+    // gone (during the token check or while it waited) would never end, and the user would wait
+    // for it forever. A pipelined request's response may never close, its request does.
+    let gone = false;
+    reply.raw.once('close', () => (gone = true));
+    // The request's stream also closes once its body is read: only a dead socket means gone.
+    request.raw.once('close', () => (gone ||= request.raw.socket?.destroyed === true));
     const token = bearerToken(request);
     if (!token) throw new UnauthorizedError(AUTH_MESSAGES.noToken);
     const user = await ctx.auth.userOfToken(token);
@@ -44,16 +51,15 @@ export function requireBearer(ctx: AppContext) {
       const seconds = wholeSeconds(budget.retryAfterMs);
       throw new RateLimitedError(AUTH_MESSAGES.userRequests(seconds), seconds);
     }
-    // The turn ends with the answer, or with the connection if the client goes first, also
-    // while it waits for the turn (a turn given to a request already gone would never end).
-    let gone = false;
-    const onGone = () => (gone = true);
-    reply.raw.once('close', onGone);
     const endTurn = await ctx.userTurns.enter(user.id);
-    reply.raw.off('close', onGone);
     if (!endTurn) throw new RateLimitedError(AUTH_MESSAGES.userRequests(1), 1);
-    if (gone) endTurn();
-    else reply.raw.once('close', endTurn);
+    if (gone || request.raw.destroyed || reply.raw.destroyed) endTurn();
+    else {
+      reply.raw.once('close', endTurn);
+      request.raw.once('close', () => {
+        if (request.raw.socket?.destroyed) endTurn();
+      });
+    }
     request.user = user;
     request.tokenHash = hashToken(token);
   };

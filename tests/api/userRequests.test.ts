@@ -83,6 +83,35 @@ describe.each(databaseTargets())('the per-user request budget on $name', (target
     expect((await demo.api.get('/api/profile')).status).toBe(200);
   });
 
+  it('gives the turn back of a request whose client left during its token check', async () => {
+    const server = await startServer(target, { userConcurrentRequests: 1 });
+    servers.push(server);
+    const demo = await session(server, DEMO);
+    const { auth, userTurns } = server.app.ctx;
+    const check = auth.userOfToken.bind(auth);
+    auth.userOfToken = async (token) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return check(token);
+    };
+    const enter = userTurns.enter.bind(userTurns);
+    let entered = false;
+    userTurns.enter = async (userId) => {
+      const turn = await enter(userId);
+      entered = true;
+      return turn;
+    };
+    const { port } = new URL(server.baseUrl);
+    const client = net.connect({ host: '127.0.0.1', port: Number(port) }, () =>
+      client.write(`GET /api/profile HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${demo.token}\r\n\r\n`),
+    );
+    client.on('error', () => {});
+    await new Promise<void>((resolve) => client.once('connect', () => setTimeout(resolve, 50)));
+    client.destroy();
+    // The gone request is given its turn after the check; the turn must come back at once.
+    await pollUntil('the gone request given its turn', async () => (entered ? true : null));
+    expect(userTurns.stats(demo.user._id)).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('serves the user again once the window has passed', async () => {
     const server = await startServer(target, { userRequests: 1, userRequestsWindowMs: 1000 });
     servers.push(server);
