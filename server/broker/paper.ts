@@ -78,7 +78,6 @@ export function createPaperAccount(account: string, catalogue: Catalogue, prices
   return {
     account,
 
-    /** Fills a small market order on one of the account's instruments. */
     /** A small market order of one of the holdings, filled at its last price; null when none of their markets trades now. */
     trade(): Fill | null {
       const held = [...holdings.values()].filter((holding) => prices.trading(holding.instrument));

@@ -136,12 +136,12 @@ export function exportFileName(at: number): string {
   return `logs-operadores-${marketIsoDate(at)}.csv`;
 }
 
-/** Users and the operator log; admins only. */
 /** An admin's action in the operator log, with who did it and from where. */
 export function recordAdminAction(ctx: AppContext, request: FastifyRequest, action: OperatorAction, detail: Record<string, unknown>): Promise<void> {
   return ctx.auth.log.add({ userId: request.user!.id, username: request.user!.username, action, detail, ...clientAddress(request) });
 }
 
+/** Users and the operator log; admins only. */
 export function adminRoutes(ctx: AppContext) {
   const { users, sessions, log } = ctx.auth;
 

@@ -1,6 +1,6 @@
 // Market REST (issue 4): search, formula symbols, expirations, history, instruments, and the
 // admin's feed controls.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { parseFormula } from '../../src/lib/formula.js';
 import {
   ExpirationRequest,
@@ -127,18 +127,16 @@ export function marketRoutes(ctx: AppContext) {
       admin.get('/admin/market/sockets', async () => ({ status: 'success', data: await ctx.market.admin.sockets() }));
       // What an admin did to a feed goes to the operator log once it is done: a stopped feed
       // marks every trader's prices stale, and the log says who and when.
-      const record = (request: FastifyRequest, action: 'feed_start' | 'feed_stop' | 'feed_rate', detail: Record<string, unknown>) =>
-        recordAdminAction(ctx, request, action, detail);
       admin.post<{ Params: { name: string } }>('/admin/feeds/:name/start', async (request) => {
         const name = feedName(request.params.name);
         const data = await ctx.market.admin.control(name, { running: true });
-        await record(request, 'feed_start', { feed: name });
+        await recordAdminAction(ctx, request, 'feed_start', { feed: name });
         return { status: 'success', data };
       });
       admin.post<{ Params: { name: string } }>('/admin/feeds/:name/stop', async (request) => {
         const name = feedName(request.params.name);
         const data = await ctx.market.admin.control(name, { running: false });
-        await record(request, 'feed_stop', { feed: name });
+        await recordAdminAction(ctx, request, 'feed_stop', { feed: name });
         return { status: 'success', data };
       });
       admin.put<{ Params: { name: string } }>('/admin/feeds/:name', async (request) => {
@@ -146,7 +144,7 @@ export function marketRoutes(ctx: AppContext) {
         const { rate } = parseBody(FeedRateRequest, request.body);
         if (feeds.status(name).source === 'primary') throw new ConflictError(`El feed ${name} es el mercado real: su ritmo no se puede cambiar`);
         const data = await ctx.market.admin.control(name, { rate });
-        await record(request, 'feed_rate', { feed: name, rate });
+        await recordAdminAction(ctx, request, 'feed_rate', { feed: name, rate });
         return { status: 'success', data };
       });
     });

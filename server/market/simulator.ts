@@ -297,9 +297,9 @@ export function createSimulator(options: SimulatorOptions) {
     }
     const session = anyHour ? null : sessionAt(profile.market, at);
     if (session && !session.open) {
-      // A closed market (the real calendar) shows the book it closed with, around its close:
-      // the fair value moves on between sessions, and a book quoted from it would not match
-      // the last price the board holds.
+      // A closed market (the real calendar) shows a still book around its close, a tick each
+      // side of the last trade (the simulator keeps no book to close with): the fair value moves
+      // on between sessions, and a book quoted from it would not match the last price the board holds.
       if (last) {
         const size = 10 * profile.lot;
         md.BI = [{ price: price(Math.max(1, last.ticks - 1)), size }];

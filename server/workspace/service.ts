@@ -450,10 +450,6 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
     },
 
     /**
-     * Saves the sections and bumps the visor's version. With `ifMatch`, a visor whose version
-     * moved on (another tab or device saved) answers 412 and changes nothing; without it the save wins.
-     */
-    /**
      * How big a save of the visor's sections may be before the byte quota refuses it: what the
      * user has free besides this visor, or what the visor stores now if that is more (a save
      * that does not grow is never refused). Null when the visor is not the user's: the save
@@ -466,6 +462,10 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       return { room: Math.max(Number(own.stored_bytes), quotas.userBytes - others), others };
     },
 
+    /**
+     * Saves the sections and bumps the visor's version. With `ifMatch`, a visor whose version
+     * moved on (another tab or device saved) answers 412 and changes nothing; without it the save wins.
+     */
     async updateSecciones(actor: Actor, visorId: string, secciones: Section[], ifMatch: number | null = null): Promise<Visor> {
       const row = await db.transaction().execute(async (trx) => {
         // The tree lock first (the quotas' order, above), then the visor's row.

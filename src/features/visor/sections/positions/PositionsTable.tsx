@@ -47,7 +47,7 @@ function useInstrumentTerms(): (symbol: string) => Terms | null {
 
 interface LastPrice {
   price: number | null;
-  /** Not live: the market socket is down, or the symbol's market is stopped, silent or closed. */
+  /** Not live: its quote is not live, or the symbol's market is stopped, silent or closed. */
   stale: boolean;
   /** Epoch ms of the last trade, for the stale mark's note. */
   time: number | null;
