@@ -39,9 +39,16 @@ export function requireBearer(ctx: AppContext) {
     // gone (during the token check or while it waited) would never end, and the user would wait
     // for it forever. A pipelined request's response may never close, its request does.
     let gone = false;
-    reply.raw.once('close', () => (gone = true));
+    let endTurn: (() => void) | null = null;
+    const leave = () => {
+      gone = true;
+      endTurn?.();
+    };
+    reply.raw.once('close', leave);
     // The request's stream also closes once its body is read: only a dead socket means gone.
-    request.raw.once('close', () => (gone ||= request.raw.socket?.destroyed === true));
+    request.raw.once('close', () => {
+      if (request.raw.socket?.destroyed) leave();
+    });
     const token = bearerToken(request);
     if (!token) throw new UnauthorizedError(AUTH_MESSAGES.noToken);
     const user = await ctx.auth.userOfToken(token);
@@ -51,15 +58,9 @@ export function requireBearer(ctx: AppContext) {
       const seconds = wholeSeconds(budget.retryAfterMs);
       throw new RateLimitedError(AUTH_MESSAGES.userRequests(seconds), seconds);
     }
-    const endTurn = await ctx.userTurns.enter(user.id);
+    endTurn = await ctx.userTurns.enter(user.id);
     if (!endTurn) throw new RateLimitedError(AUTH_MESSAGES.userRequests(1), 1);
     if (gone || request.raw.destroyed || reply.raw.destroyed) endTurn();
-    else {
-      reply.raw.once('close', endTurn);
-      request.raw.once('close', () => {
-        if (request.raw.socket?.destroyed) endTurn();
-      });
-    }
     request.user = user;
     request.tokenHash = hashToken(token);
   };

@@ -29,13 +29,12 @@ export function trackConnections(server: Server): ConnectionTracker {
     const socket = request.socket;
     if (!inFlight.has(socket)) return;
     inFlight.set(socket, inFlight.get(socket)! + 1);
-    const done = () => {
-      const left = (inFlight.get(socket) ?? 1) - 1;
-      if (!inFlight.has(socket)) return;
-      inFlight.set(socket, left);
-      if (closing && left === 0) socket.end();
-    };
-    response.once('close', done);
+    response.once('close', () => {
+      const count = inFlight.get(socket);
+      if (count === undefined) return;
+      inFlight.set(socket, count - 1);
+      if (closing && count === 1) socket.end();
+    });
   });
 
   return {
