@@ -5,6 +5,7 @@ import {
   applyTabMessage,
   dataStore,
   inStaleMarket,
+  isStaleQuote,
   marketStatusAtom,
   markNotLive,
   quoteAtom,
@@ -94,6 +95,11 @@ describe('market states in the tab', () => {
     expect(inStaleMarket({ md: {}, market: 'rofex' }, stale)).toBe(true);
     expect(inStaleMarket({ md: {}, market: 'byma' }, stale)).toBe(false);
     expect(inStaleMarket({ md: {} }, stale)).toBe(false);
+    // A quote is stale when it is not live, or live in a market not running.
+    expect(isStaleQuote({ quote: { md: {}, market: 'byma' }, live: true }, stale)).toBe(false);
+    expect(isStaleQuote({ quote: { md: {}, market: 'rofex' }, live: true }, stale)).toBe(true);
+    expect(isStaleQuote({ quote: { md: {}, market: 'byma' }, live: false }, stale)).toBe(true);
+    expect(isStaleQuote(null, stale)).toBe(true);
     applyTabMessage({ type: 'markets', markets: null });
     expect(dataStore.get(staleMarketsKeyAtom)).toBe('');
   });

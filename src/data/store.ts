@@ -192,6 +192,11 @@ export function inStaleMarket(quote: Quote | null | undefined, stale: ReadonlySe
   return quote?.market != null && stale.has(quote.market);
 }
 
+/** Whether a symbol's values are not live: none live yet or any longer, or its market is one of `stale`. */
+export function isStaleQuote(state: QuoteState | null | undefined, stale: ReadonlySet<MarketName>): boolean {
+  return !state?.live || inStaleMarket(state.quote, stale);
+}
+
 /** The markets event and, of its markets, those of the symbols this tab shows; null while not known. */
 export function useShownMarketStates(): { event: MarketsEvent; shown: MarketStateEntry[] } | null {
   return useAtomValue(shownMarketsAtom, { store: dataStore });

@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { marketKeys } from '../../../../data/queries/keys';
 import { marketQueries } from '../../../../data/queries/market';
-import { inStaleMarket, type QuoteState, subscribeQuotes, useMarketStatus, useStaleMarkets } from '../../../../data/store';
+import { isStaleQuote, type QuoteState, subscribeQuotes, useMarketStatus, useStaleMarkets } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { parseYyyymmdd, yyyymmdd } from '../../../../lib/calendar';
 import { curveContracts, curveProducts, marketToday, spotCandidates, type CurveContract } from '../../../../lib/futuresCurve';
@@ -114,7 +114,7 @@ export function useCurveSnapshot(contracts: readonly CurveContract[], spot: stri
     const quotes = states.key === symbolsKey ? states.quotes : new Map<string, QuoteState | null>();
     const quoteOf = (symbol: string) => {
       const state = quotes.get(symbol);
-      return state ? { md: state.quote.md, live: state.live && marketLive && !inStaleMarket(state.quote, staleMarkets) } : null;
+      return state ? { md: state.quote.md, live: marketLive && !isStaleQuote(state, staleMarkets) } : null;
     };
     return { ...curveSnapshot(contracts, spot, quoteOf, today, dayCount), marketLive };
   }, [states, symbolsKey, contracts, spot, today, dayCount, marketLive, staleMarkets]);

@@ -4,7 +4,7 @@
 // it renders once and writes each new value into its text nodes; it holds its legs with its
 // element (the off-screen cadence while it is scrolled away).
 import { memo, useLayoutEffect, useRef } from 'react';
-import { inStaleMarket, subscribeQuotes, useMarketStatus, useStaleMarkets } from '../../../../data/store';
+import { isStaleQuote, subscribeQuotes, useMarketStatus, useStaleMarkets } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaProblem, formulaValue } from '../../../../lib/formulaValue';
 import { DEFAULT_DECIMALS, formatMarketTime, formatSigned } from '../../../../lib/numberFormat';
@@ -43,12 +43,7 @@ export const FormulaCard = memo(function FormulaCard({ formula }: { formula: Nam
     // Computed at once, then once per batch of ticks that moved any leg (subscribeQuotes).
     const stop = subscribeQuotes(parsed.symbols, (states) => {
       const result = formulaValue(parsed, (symbol) => states.get(symbol)?.quote);
-      const stale =
-        !marketLive ||
-        parsed.symbols.some((symbol) => {
-          const state = states.get(symbol);
-          return !state?.live || inStaleMarket(state.quote, staleMarkets);
-        });
+      const stale = !marketLive || parsed.symbols.some((symbol) => isStaleQuote(states.get(symbol), staleMarkets));
       if (result.value != null) firstSeen ??= result.value;
       const base = result.close ?? firstSeen;
       const value = result.value == null ? EMPTY_CELL : formatUnitValue(unit, result.value, DEFAULT_DECIMALS);

@@ -7,7 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { marketQueries } from '../../../../data/queries/market';
-import { inStaleMarket, subscribeQuotes, useStaleMarkets, type QuoteState } from '../../../../data/store';
+import { isStaleQuote, subscribeQuotes, useStaleMarkets, type QuoteState } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { DEFAULT_DECIMALS, formatNumber, formatSigned } from '../../../../lib/numberFormat';
 import { markPosition, pnlSign, pointValueOf, totalsByCurrency, type InstrumentTerms, type PositionFields } from '../../../../lib/positionsPnl';
@@ -73,7 +73,7 @@ function useLastPrices(symbols: readonly string[]): ReadonlyMap<string, LastPric
       const quote = state?.quote;
       prices.set(symbol, {
         price: lastPrice(quote),
-        stale: state != null && (!state.live || inStaleMarket(quote, staleMarkets)),
+        stale: state != null && isStaleQuote(state, staleMarkets),
         time: quote?.md.LA?.date ?? null,
       });
     }

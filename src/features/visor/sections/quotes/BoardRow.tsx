@@ -7,7 +7,7 @@
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { memo, useCallback, useLayoutEffect, useRef } from 'react';
-import { inStaleMarket, subscribeQuote, subscribeQuotes } from '../../../../data/store';
+import { isStaleQuote, subscribeQuote, subscribeQuotes } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { compileFormula, formulaProblem, formulaQuote, formulaValue } from '../../../../lib/formulaValue';
 import { EMPTY_CELL } from '../../../../lib/quoteColumns';
@@ -44,7 +44,7 @@ interface BoardRowProps {
 /** Subscribes a symbol row: its atom's state into the cells. */
 function followSymbol(symbol: string, cells: LiveCells, marketLive: boolean, staleMarkets: ReadonlySet<MarketName>): () => void {
   return subscribeQuote(symbol, (state) => {
-    const stale = !marketLive || state == null || !state.live || inStaleMarket(state.quote, staleMarkets);
+    const stale = !marketLive || isStaleQuote(state, staleMarkets);
     cells.show(state?.quote, stale, stale ? staleNote(state?.quote.md.LA?.date) : '');
   });
 }
@@ -58,12 +58,7 @@ function followFormula(expression: string, cells: LiveCells, marketLive: boolean
   }
   return subscribeQuotes(formula.symbols, (states) => {
     const result = formulaValue(formula, (symbol) => states.get(symbol)?.quote);
-    const stale =
-      !marketLive ||
-      formula.symbols.some((symbol) => {
-        const state = states.get(symbol);
-        return !state?.live || inStaleMarket(state.quote, staleMarkets);
-      });
+    const stale = !marketLive || formula.symbols.some((symbol) => isStaleQuote(states.get(symbol), staleMarkets));
     cells.show(formulaQuote(result), stale, formulaProblem(result) ?? (stale ? staleNote(result.time) : ''));
   });
 }
