@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA, type ManifestOptions } from 'vite-plugin-pwa';
+import { precompress } from './scripts/precompress.js';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 const serverPort = process.env.PORT ?? '8080';
@@ -88,6 +89,7 @@ export default defineConfig({
         ],
       },
     }),
+    precompress(),
   ],
   define: {
     __APP_VERSION__: JSON.stringify(pkg.version),

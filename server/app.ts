@@ -97,7 +97,7 @@ export function isFilePath(url: string): boolean {
 
 /**
  * The file of the built client at `url` (relative to `staticDir`), when it exists now: never
- * outside the folder, never a dotfile or a source map.
+ * outside the folder, never a dotfile, a source map or a compressed copy (sent in place of its file).
  */
 function builtFile(staticDir: string, url: string): string | null {
   let pathname: string;
@@ -110,7 +110,7 @@ function builtFile(staticDir: string, url: string): string | null {
   const file = path.resolve(staticDir, `.${pathname}`);
   if (!file.startsWith(staticDir + path.sep)) return null;
   const relative = path.relative(staticDir, file);
-  if (relative.split(path.sep).some((part) => part.startsWith('.')) || file.toLowerCase().endsWith('.map')) return null;
+  if (relative.split(path.sep).some((part) => part.startsWith('.')) || /\.(?:map|br|gz)$/i.test(file)) return null;
   try {
     return fs.statSync(file).isFile() ? relative : null;
   } catch {
@@ -258,13 +258,19 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       // (wildcard: true would also catch /api paths whose parameter is over maxParamLength.)
       wildcard: false,
       index: 'index.html',
+      // The build writes .br and .gz copies of its text files (scripts/precompress.ts): the one
+      // the browser accepts is sent, with Vary: Accept-Encoding; the others are sent as they are.
+      preCompressed: true,
       cacheControl: false,
       // Source maps hold the whole source: they stay on the build machine (built 'hidden').
-      allowedPath: (pathName) => !pathName.toLowerCase().endsWith('.map'),
+      // The compressed copies are sent in place of their file, never asked for by name.
+      allowedPath: (pathName) => !/\.(?:map|br|gz)$/i.test(pathName),
       setHeaders(res, filePath) {
         // Hashed build assets never change; everything else is revalidated.
         const immutable = filePath.startsWith(path.join(config.staticDir, 'assets') + path.sep);
         res.setHeader('cache-control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+        // One URL, a body per Accept-Encoding (preCompressed): a shared cache must keep them apart.
+        res.setHeader('vary', 'Accept-Encoding');
       },
     });
   }

@@ -1,9 +1,12 @@
 // The built client under a running server: rebuilding dist/ never makes an asset path answer
 // the HTML shell (a missing asset is a 404), files of the new build are served without a
-// restart, and source maps are not served.
+// restart, and source maps are not served. The build's compressed copies are sent to a browser
+// that accepts them.
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
 import { expectErrorResponse, request } from './helpers.js';
@@ -86,5 +89,49 @@ describe('the built client', () => {
     expect((await get('/api/health')).status).toBe(204);
     expectErrorResponse(await get('/api/nope'), 404);
     expectErrorResponse(await request(server.baseUrl, 'POST', '/visores/abc'), 404);
+  });
+
+  /** A GET with only the Accept-Encoding given (fetch always sends its own and decodes). */
+  function rawGet(url: string, acceptEncoding: string | null): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const headers = acceptEncoding == null ? {} : { 'accept-encoding': acceptEncoding };
+      http
+        .get(server.baseUrl + url, { headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+          response.on('error', reject);
+        })
+        .on('error', reject);
+    });
+  }
+
+  it('sends the compressed copy the browser accepts, and the file itself to one that accepts none', async () => {
+    writeBuild(staticDir, 'zip333');
+    const script = path.join(staticDir, 'assets', 'index-zip333.js');
+    const text = `console.log('${'zip333 '.repeat(400)}')`;
+    fs.writeFileSync(script, text);
+    // As the build writes them (scripts/precompress.ts).
+    fs.writeFileSync(`${script}.br`, brotliCompressSync(text));
+    fs.writeFileSync(`${script}.gz`, gzipSync(text));
+
+    const brotli = await rawGet('/assets/index-zip333.js', 'gzip, deflate, br');
+    expect(brotli.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(brotli.body).toString()).toBe(text);
+    expect(brotli.headers['content-type']).toMatch(/javascript/);
+    expect(brotli.headers.vary).toMatch(/accept-encoding/i);
+    expect(brotli.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+
+    const gzip = await rawGet('/assets/index-zip333.js', 'gzip');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.body).toString()).toBe(text);
+
+    const plain = await rawGet('/assets/index-zip333.js', null);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(text);
+    expect(plain.headers.vary).toMatch(/accept-encoding/i);
+
+    // A copy is never a file of its own.
+    for (const url of ['/assets/index-zip333.js.br', '/assets/index-zip333.js.gz']) expect((await rawGet(url, 'br')).status, url).toBe(404);
   });
 });
