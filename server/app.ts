@@ -174,10 +174,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // Bodies are JSON only: a text/plain body (which a page of another site can send without a
   // preflight) is refused with 415 rather than parsed as a string.
   app.removeContentTypeParser('text/plain');
-  installJsonParser(app, BODY_LIMIT_BYTES);
+  const refusals = createRefusalHold(config.refusalPauseMs);
+  installJsonParser(app, BODY_LIMIT_BYTES, refusals);
   app.decorateRequest('user', null);
   app.decorateRequest('tokenHash', null);
-  installErrorHandler(app, createRefusalHold(config.refusalPauseMs));
+  installErrorHandler(app, refusals);
   await registerSecurityHeaders(app, config);
   app.addHook('onRequest', drainUnparsedBody(BODY_LIMIT_BYTES));
 

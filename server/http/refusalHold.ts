@@ -1,4 +1,5 @@
-// A client refused for going too fast (429) gets its answer after a pause. A client that does
+// A client refused for going too fast (429), or for a body nested past the limit (400, which
+// costs the client nothing to send again), gets its answer after a pause. A client that does
 // not wait for Retry-After (a flood of sign-ins, a script listing visores in a loop) would
 // otherwise turn each cheap refusal into the next request at once: hundreds a second from a
 // few connections, on the same cores that answer everyone else. Held, each of its connections
@@ -10,8 +11,11 @@
 export const MAX_HELD_REFUSALS = 512;
 
 export interface RefusalHold {
-  /** Resolves when the refusal may be answered: after the pause, or at once when the holds are full. */
-  hold(retryAfterSeconds: number): Promise<void>;
+  /**
+   * Resolves when the refusal may be answered: after the pause (never past the Retry-After it is
+   * answered with, when it has one), or at once when the holds are full.
+   */
+  hold(retryAfterSeconds?: number): Promise<void>;
   /** Answers held right now. */
   held(): number;
 }
@@ -19,7 +23,7 @@ export interface RefusalHold {
 export function createRefusalHold(pauseMs: number, maxHeld = MAX_HELD_REFUSALS): RefusalHold {
   let held = 0;
   return {
-    async hold(retryAfterSeconds) {
+    async hold(retryAfterSeconds = Number.POSITIVE_INFINITY) {
       const ms = Math.min(pauseMs, retryAfterSeconds * 1000);
       if (ms <= 0 || held >= maxHeld) return;
       held += 1;

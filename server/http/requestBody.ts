@@ -11,6 +11,7 @@ import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { pipeline, Transform } from 'node:stream';
 import { JSON_TOO_DEEP, jsonDepthScanner } from '../../src/protocol/jsonDepth.js';
 import { InvalidError } from '../errors.js';
+import type { RefusalHold } from './refusalHold.js';
 
 /** Methods whose body Fastify does not parse (so nothing else reads it). */
 const UNPARSED = new Set(['GET', 'HEAD']);
@@ -36,8 +37,11 @@ export function drainUnparsedBody(limitBytes: number) {
  * the raw bytes as they arrive (src/protocol/jsonDepth.ts). A body nested deeper than
  * MAX_JSON_DEPTH is a 400 with or without a session (sign-in included): from the chunk that
  * goes too deep on, the body is read and dropped, never gathered into a string, parsed or walked.
+ * Its reading stops for `refusals`' pause first: a client sending deep bodies one after another
+ * (no account needed) has each of its connections send one a pause, not a hundred a second for
+ * the server to read and drop.
  */
-export function installJsonParser(app: FastifyInstance, limitBytes: number): void {
+export function installJsonParser(app: FastifyInstance, limitBytes: number, refusals: RefusalHold): void {
   app.addHook('preParsing', async (request, _reply, payload) => {
     if (!/^application\/json\b/i.test(request.headers['content-type'] ?? '')) return payload;
     const scanner = jsonDepthScanner();
@@ -46,7 +50,11 @@ export function installJsonParser(app: FastifyInstance, limitBytes: number): voi
     const checked = new Transform({
       transform(chunk: Buffer, _encoding, callback) {
         read += chunk.length;
-        if (!tooDeep && scanner.scan(chunk)) tooDeep = true;
+        if (!tooDeep && scanner.scan(chunk)) {
+          tooDeep = true;
+          // Nothing more is read meanwhile: the client's sending waits on its own full window.
+          return void refusals.hold().then(() => callback());
+        }
         if (!tooDeep) return callback(null, chunk);
         // Refused: the rest is read and dropped (never kept, up to the body limit) before the
         // answer, so the client gets the 400 rather than a connection reset mid-send (the

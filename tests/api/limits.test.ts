@@ -80,6 +80,22 @@ describe.each(databaseTargets())('limits on $name', (target) => {
       expect(expectSuccess<{ data: { visor: { title: string } } }>(created).data.visor.title).toBe(title);
     });
 
+    it('answers a deep body after the refusal pause, reading none of the rest meanwhile', async () => {
+      const pauseMs = 300;
+      const held = await startServer(target, { refusalPauseMs: pauseMs });
+      try {
+        for (const raw of [deepField('username', MAX_JSON_DEPTH + 1), deepField('username', 500_000)]) {
+          const sent = performance.now();
+          const response = await request(held.baseUrl, 'POST', '/api/login', { raw });
+          // A timer never fires early; the 1 ms is performance.now()'s rounding against the timer's.
+          expect(performance.now() - sent).toBeGreaterThanOrEqual(pauseMs - 1);
+          expect(expectErrorResponse(response, 400)).toBe(JSON_TOO_DEEP);
+        }
+      } finally {
+        await held.close();
+      }
+    });
+
     it('still refuses a body over 1 MB with 413, whatever its depth', async () => {
       const flat = JSON.stringify({ username: 'x'.repeat(ONE_MB), password: 'y' });
       expectErrorResponse(await request(server.baseUrl, 'POST', '/api/login', { raw: flat }), 413);
