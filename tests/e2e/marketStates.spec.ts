@@ -72,6 +72,10 @@ test("an admin's stop of ROFEX is said on the visor and marks its rows stale wit
     await expect(rofexPosition).toHaveAttribute('data-stale', 'true');
     await expect(rofexPosition).toHaveAttribute('title', /^No está en vivo \(último \d\d:\d\d:\d\d\)$/);
     await expect(positions.locator('tr[data-symbol="MERV - XMEV - AL30 - 24hs"]')).toHaveAttribute('data-stale', 'false');
+    // The totals that add them are not live either.
+    const staleTotal = positions.locator('tfoot tr[data-stale="true"]');
+    await expect(staleTotal).not.toHaveCount(0);
+    await expect(staleTotal.first()).toHaveAttribute('title', 'Incluye precios que no están en vivo');
 
     // Started again: the marks and the line go by themselves.
     await admin.getByRole('button', { name: 'Iniciar feed' }).click();
@@ -80,6 +84,7 @@ test("an admin's stop of ROFEX is said on the visor and marks its rows stale wit
     await expect(gap).toHaveAttribute('data-stale', 'false');
     await expect(chart).toHaveAttribute('data-stale', 'false');
     await expect(rofexPosition).toHaveAttribute('data-stale', 'false');
+    await expect(staleTotal).toHaveCount(0);
   } finally {
     await viewer.close();
     await operator.close();

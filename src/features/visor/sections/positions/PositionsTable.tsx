@@ -7,7 +7,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { marketQueries } from '../../../../data/queries/market';
-import { isStaleQuote, subscribeQuotes, useStaleMarkets, type QuoteState } from '../../../../data/store';
+import { isStaleQuote, subscribeQuotes, useMarketStatus, useStaleMarkets, type QuoteState } from '../../../../data/store';
 import { holdSymbol } from '../../../../data/worker';
 import { DEFAULT_DECIMALS, formatNumber, formatSigned } from '../../../../lib/numberFormat';
 import { markPosition, pnlSign, pointValueOf, totalsByCurrency, type InstrumentTerms, type PositionFields } from '../../../../lib/positionsPnl';
@@ -47,7 +47,7 @@ function useInstrumentTerms(): (symbol: string) => Terms | null {
 
 interface LastPrice {
   price: number | null;
-  /** Not live: its quote is not live, or the symbol's market is stopped, silent or closed. */
+  /** Not live: the market socket is down, its quote is not live, or the symbol's market is stopped, silent or closed. */
   stale: boolean;
   /** Epoch ms of the last trade, for the stale mark's note. */
   time: number | null;
@@ -58,6 +58,8 @@ function useLastPrices(symbols: readonly string[]): ReadonlyMap<string, LastPric
   const key = symbols.join('\n');
   const [states, setStates] = useState<ReadonlyMap<string, QuoteState | null>>(new Map());
   const staleMarkets = useStaleMarkets();
+  // As the boards, cards and curve: with the socket down no price is live, whatever it last said.
+  const marketLive = useMarketStatus().state === 'open';
   useEffect(() => {
     const list = key === '' ? [] : key.split('\n');
     const releases = list.map((symbol) => holdSymbol(symbol));
@@ -73,12 +75,12 @@ function useLastPrices(symbols: readonly string[]): ReadonlyMap<string, LastPric
       const quote = state?.quote;
       prices.set(symbol, {
         price: lastPrice(quote),
-        stale: state != null && isStaleQuote(state, staleMarkets),
+        stale: state != null && (!marketLive || isStaleQuote(state, staleMarkets)),
         time: quote?.md.LA?.date ?? null,
       });
     }
     return prices;
-  }, [states, staleMarkets]);
+  }, [states, staleMarkets, marketLive]);
 }
 
 const MONEY_DECIMALS = 2;
@@ -91,6 +93,9 @@ export function PositionsTable({ positions, label, emptyText = 'La cuenta no tie
   const prices = useLastPrices(symbols);
   const marks = positions.map((position) => markPosition(position, prices.get(position.symbol)?.price ?? null, termsOf(position.symbol)));
   const totals = totalsByCurrency(marks);
+  const staleOf = (symbol: string, lastPrice: number | null) => prices.get(symbol)?.stale === true && lastPrice != null;
+  // A total that adds a P&L valued at a price not live is not live either.
+  const staleCurrencies = new Set(marks.filter((mark) => staleOf(mark.symbol, mark.lastPrice)).map((mark) => mark.currency));
 
   if (positions.length === 0) return <p className="vs-empty">{emptyText}</p>;
   return (
@@ -110,14 +115,14 @@ export function PositionsTable({ positions, label, emptyText = 'La cuenta no tie
           const decimals = termsOf(mark.symbol)?.decimals ?? DEFAULT_DECIMALS;
           const last = prices.get(mark.symbol);
           // Valued at a price that is not live: said as the boards say it (grey italics, the time).
-          const stale = last?.stale === true && mark.lastPrice != null;
+          const stale = staleOf(mark.symbol, mark.lastPrice);
           return (
             <tr
               key={mark.symbol}
               data-symbol={mark.symbol}
               data-live={mark.lastPrice != null}
               data-stale={stale}
-              title={stale ? `No está en vivo (${staleNote(last.time)})` : undefined}
+              title={stale ? `No está en vivo (${staleNote(last?.time ?? null)})` : undefined}
             >
               <th scope="row" title={mark.symbol}>
                 {displaySymbol(mark.symbol)}
@@ -137,7 +142,12 @@ export function PositionsTable({ positions, label, emptyText = 'La cuenta no tie
       </tbody>
       <tfoot>
         {totals.map((total) => (
-          <tr key={total.currency ?? '-'} data-total={total.currency ?? ''}>
+          <tr
+            key={total.currency ?? '-'}
+            data-total={total.currency ?? ''}
+            data-stale={staleCurrencies.has(total.currency)}
+            title={staleCurrencies.has(total.currency) ? 'Incluye precios que no están en vivo' : undefined}
+          >
             <th scope="row" colSpan={4}>
               Total{total.currency ? ` ${total.currency}` : ''}
               {total.unmarked > 0 && <span className="vs-pos-table__note"> (sin precio: {total.unmarked})</span>}
