@@ -19,9 +19,10 @@
 // there when it stops. `--server-times` also prints each kind's time inside the server (its
 // request log, LOG_LEVEL debug, which costs it some CPU): a request's wait before the server
 // reads it is in the client's time only. `--slowest N` lists the N slowest requests (kind, user,
-// when sent). The client runs in this process on the same machine: its CPU and how late its
-// event loop ran are printed (a stall here delays every request it times). Figures only,
-// nothing here asserts.
+// when sent). `--shared-pool` sends the run's requests through one pool of --users + 8
+// connections instead, as the first version of this bench did. The client runs in this process
+// on the same machine: its CPU and how late its event loop ran are printed (a stall here delays
+// every request it times). Figures only, nothing here asserts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -45,6 +46,7 @@ const { values } = parseArgs({
     database: { type: 'string', default: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     'cpu-prof': { type: 'string' },
     'server-times': { type: 'boolean', default: false },
+    'shared-pool': { type: 'boolean', default: false },
     slowest: { type: 'string', default: '0' },
   },
 });
@@ -220,6 +222,8 @@ function cpuSeconds(pid: number): number {
 // kept alive: through one shared pool, requests queued in this process behind other users' ones
 // on a connection still opening, and the first seconds' times were the pool's.
 const agent = new Agent({ keepAliveTimeout: 60_000 });
+/** --shared-pool: the run's requests through one pool of at most USERS + 8 connections, as this bench first did, to compare. */
+const sharedPool = values['shared-pool'] ? new Agent({ connections: USERS + 8, keepAliveTimeout: 60_000 }) : null;
 
 interface Answer {
   status: number;
@@ -351,7 +355,7 @@ async function run(database: DatabaseName): Promise<RunResult> {
   const server = await deploy(database);
   try {
     const users = await setUp(server.baseUrl);
-    const connections = users.map(() => new Client(server.baseUrl, { keepAliveTimeout: 60_000 }));
+    const connections: Dispatcher[] = users.map(() => sharedPool ?? new Client(server.baseUrl, { keepAliveTimeout: 60_000 }));
     const times: Record<Kind, number[]> = { 'GET tree': [], 'GET visor': [], 'PUT sections': [] };
     const failures = new Map<string, number>();
     const fail = (key: string) => failures.set(key, (failures.get(key) ?? 0) + 1);
@@ -415,7 +419,7 @@ async function run(database: DatabaseName): Promise<RunResult> {
     const serverCpuPercent = ((cpuSeconds(server.child.pid!) - cpuBefore) / elapsed) * 100;
     const clientCpu = process.cpuUsage(clientCpuBefore);
     const clientCpuPercent = ((clientCpu.user + clientCpu.system) / 1e6 / elapsed) * 100;
-    await Promise.all(connections.map((connection) => connection.close()));
+    if (!sharedPool) await Promise.all(connections.map((connection) => connection.close()));
     return {
       database,
       seconds: elapsed,
@@ -522,4 +526,5 @@ try {
   if (results.length > 1) printSideBySide(results);
 } finally {
   await agent.close();
+  await sharedPool?.close();
 }
