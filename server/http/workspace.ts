@@ -10,7 +10,6 @@ import { ForbiddenError, InvalidError, NotFoundError, TooLargeError } from '../e
 import { matchesIfNoneMatch } from './broker.js';
 import { clientAddress } from './clientAddress.js';
 import { parseBody } from './errors.js';
-import { listCopies } from './listCopies.js';
 import { QUOTA_MESSAGES, WORKSPACE_MESSAGES } from '../workspace/service.js';
 
 interface OneId {
@@ -72,12 +71,8 @@ function refuseBodyPastRoom(ctx: AppContext) {
   };
 }
 
-/** What the copies of users' visor lists may hold in all: a full list of 200 visores is about 60 KB. */
-export const LIST_COPIES_BYTES = 32 * 1024 * 1024;
-
 export function workspaceRoutes(ctx: AppContext) {
   const workspace = ctx.workspace;
-  const copies = listCopies(LIST_COPIES_BYTES);
   return async (app: FastifyInstance) => {
     // ---------------------------------------------------------------- folder tree
     app.get<OneId>('/visores/:id/folders', async (request, reply) => {
@@ -100,18 +95,9 @@ export function workspaceRoutes(ctx: AppContext) {
     });
 
     // ------------------------------------------------------------------- visores
-    app.get<OneId>('/visores/:id', async (request, reply) => {
+    app.get<OneId>('/visores/:id', async (request) => {
       const user = self(request, request.params.id);
-      const changes = await workspace.workspaceChanges(user);
-      const etag = `"list-${changes}"`;
-      reply.header('etag', etag);
-      if (matchesIfNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
-      let body = copies.get(user.id, changes);
-      if (!body) {
-        body = Buffer.from(JSON.stringify({ status: 'success', data: await workspace.listVisores(user) }));
-        copies.set(user.id, changes, body);
-      }
-      return reply.type('application/json; charset=utf-8').send(body);
+      return { status: 'success', data: await workspace.listVisores(user) };
     });
 
     app.get<OneId>('/visores/:id/get', async (request) => {
