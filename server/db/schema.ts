@@ -97,8 +97,6 @@ export interface FolderTreesTable {
   nodes: string;
   version: number;
   updated_at: number;
-  /** Changes of the tree or of any of the user's visores so far: each write transaction counts one or more. */
-  changes: ColumnType<number, number | undefined, number>;
 }
 
 export interface Database {

@@ -129,7 +129,7 @@ interface Actor {
 }
 
 export function createWorkspaceService(db: Db, dialect: Dialect, now: () => number, log: OperatorLogRepo, quotas: StorageQuotas) {
-  const trees = treeStore(now);
+  const trees = treeStore(dialect, now);
 
   // Quotas. Every write that adds to what a user stores takes the user's tree lock first (a
   // row lock on PostgreSQL; on SQLite its first statement is a write, which holds the file's
@@ -361,15 +361,6 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       return result;
     },
 
-    /**
-     * A count that moves with every change of the user's tree or visores: a list read after
-     * reading the count is current while the count stays the same (read it first: a change
-     * between the two reads is then only taken for newer than it is).
-     */
-    async workspaceChanges(user: UserRow): Promise<number> {
-      return trees.changes(db, user.id);
-    },
-
     /** The user's visores without their sections (read apart, one visor at a time): the list stays small whatever they store. */
     async listVisores(user: UserRow): Promise<VisorSummary[]> {
       const rows = await db
@@ -501,8 +492,8 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
 
     async setPublic(actor: Actor, visorId: string, value: boolean): Promise<Visor> {
       const row = await db.transaction().execute(async (trx) => {
-        // Under the tree's lock like every change of a visor: the lock counts the change, which
-        // tells the copies of the user's list (listed with `public`) that they are old.
+        // Under the tree's lock like every change of a visor (workspace/treeStore.ts): a share
+        // and a tree save or another change of the visor never interleave.
         const current = await ownedTreeLocked(trx, actor.user, visorId);
         const next = { ...current, public: value ? 1 : 0, updated_at: now() };
         await trx.updateTable('visores').set({ public: next.public, updated_at: next.updated_at }).where('id', '=', visorId).execute();

@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import type { TreeNode } from '../../src/protocol/workspace.js';
 import { cleanStoredTree } from '../../src/lib/folderTree.js';
+import type { Dialect } from '../db/index.js';
 import type { Database } from '../db/schema.js';
 
 export interface LockedTree {
@@ -11,34 +12,22 @@ export interface LockedTree {
   version: number;
 }
 
-export function treeStore(now: () => number) {
+export function treeStore(dialect: Dialect, now: () => number) {
   return {
-    /**
-     * Reads the tree (creating an empty one) and locks its row until the transaction ends,
-     * counting one change of the user's workspace: whoever takes the lock is about to change
-     * the tree or a visor (changes() below tells a reader whether its copy is still current).
-     */
+    /** Reads the tree (creating an empty one) and, on PostgreSQL, locks its row until the transaction ends. */
     async lock(trx: Kysely<Database>, userId: string): Promise<LockedTree> {
       await trx
         .insertInto('folder_trees')
         .values({ user_id: userId, nodes: '[]', version: 0, updated_at: now() })
         .onConflict((oc) => oc.column('user_id').doNothing())
         .execute();
-      // An update locks the row on PostgreSQL as FOR UPDATE would; SQLite runs one write
-      // transaction at a time already.
-      const row = await trx
-        .updateTable('folder_trees')
-        .set((eb) => ({ changes: eb('changes', '+', 1) }))
-        .where('user_id', '=', userId)
-        .returning(['nodes', 'version'])
-        .executeTakeFirstOrThrow();
+      let query = trx.selectFrom('folder_trees').select(['nodes', 'version']).where('user_id', '=', userId);
+      // SQLite runs one write transaction at a time already; it has no FOR UPDATE.
+      if (dialect === 'postgres') query = query.forUpdate();
+      const row = await query.executeTakeFirstOrThrow();
       return { nodes: cleanStoredTree(JSON.parse(row.nodes) as TreeNode[]), version: row.version };
     },
-    /** How many times the user's tree or visores were locked to change: a copy read at one count is current while it stands. */
-    async changes(db: Kysely<Database>, userId: string): Promise<number> {
-      const row = await db.selectFrom('folder_trees').select('changes').where('user_id', '=', userId).executeTakeFirst();
-      return row ? Number(row.changes) : 0;
-    },
+
     /** Writes the tree with the next version and returns it. */
     async write(trx: Kysely<Database>, userId: string, nodes: TreeNode[], previous: number): Promise<number> {
       const version = previous + 1;

@@ -45,14 +45,13 @@ describe.each(targets)('migrations on $name', (target) => {
     const down = await migrator.migrateTo('0005_operator_log_indexes');
     expect(down.error).toBeUndefined();
     expect(down.results?.map((result) => [result.migrationName, result.direction, result.status])).toEqual([
-      ['0009_workspace_changes', 'Down', 'Success'],
       ['0008_visor_stored_bytes', 'Down', 'Success'],
       ['0007_clones_without_broker', 'Down', 'Success'],
       ['0006_visor_tombstones', 'Down', 'Success'],
     ]);
     expect(await tables()).not.toContain('visor_tombstones');
 
-    expect(await migrateToLatest(db)).toEqual(['0006_visor_tombstones', '0007_clones_without_broker', '0008_visor_stored_bytes', '0009_workspace_changes']);
+    expect(await migrateToLatest(db)).toEqual(['0006_visor_tombstones', '0007_clones_without_broker', '0008_visor_stored_bytes']);
     expect(await tables()).toContain('visor_tombstones');
     // The data is as it was; a delete from now on leaves its tombstone.
     expect((await readVisor(demo, visorId)).title).toBe('Antes de 0006');
@@ -90,7 +89,7 @@ describe.each(targets)('migrations on $name', (target) => {
     const schema = await schemaOf(db);
     const migrator = new Migrator({ db, migrationTableSchema: schema, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateTo('0006_visor_tombstones')).error).toBeUndefined();
-    expect(await migrateToLatest(db)).toEqual(['0007_clones_without_broker', '0008_visor_stored_bytes', '0009_workspace_changes']);
+    expect(await migrateToLatest(db)).toEqual(['0007_clones_without_broker', '0008_visor_stored_bytes']);
 
     const after = await readVisor(cloner, foreign);
     expect(after.secciones).toEqual(SECTIONS_WITHOUT_BROKER);
@@ -108,7 +107,7 @@ describe.each(targets)('migrations on $name', (target) => {
     const schema = await schemaOf(db);
     const migrator = new Migrator({ db, migrationTableSchema: schema, provider: { getMigrations: async () => migrations } });
     expect((await migrator.migrateTo('0007_clones_without_broker')).error).toBeUndefined();
-    expect(await migrateToLatest(db)).toEqual(['0008_visor_stored_bytes', '0009_workspace_changes']);
+    expect(await migrateToLatest(db)).toEqual(['0008_visor_stored_bytes']);
     const rows = await db.selectFrom('visores').select(['id', 'secciones', 'title', 'emoji', 'color', 'stored_bytes']).execute();
     expect(rows.length).toBeGreaterThan(0);
     for (const row of rows) expect(Number(row.stored_bytes), row.id).toBe(visorBytes(row));

@@ -1,7 +1,5 @@
 // Every kind of write shows in the list of a user's visores at the next read, also one made
-// through a second server on the same database (another process). The workspace's change count
-// (folder_trees.changes, moved by the tree's lock) is what a kept copy of the list would be
-// checked against.
+// through a second server on the same database (another process).
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../../server/app.js';

@@ -9,7 +9,6 @@ import * as m0005 from './0005_operator_log_indexes.js';
 import * as m0006 from './0006_visor_tombstones.js';
 import * as m0007 from './0007_clones_without_broker.js';
 import * as m0008 from './0008_visor_stored_bytes.js';
-import * as m0009 from './0009_workspace_changes.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_users_and_sessions': m0001,
@@ -20,5 +19,4 @@ export const migrations: Record<string, Migration> = {
   '0006_visor_tombstones': m0006,
   '0007_clones_without_broker': m0007,
   '0008_visor_stored_bytes': m0008,
-  '0009_workspace_changes': m0009,
 };
