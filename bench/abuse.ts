@@ -39,9 +39,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
-import pg from 'pg';
 import { WebSocket } from 'ws';
 import { machineSpeedLine } from './machineSpeed.js';
+import { benchSchema } from './pgSchema.js';
 
 const ATTACKS = ['socket-deep', 'socket-deep-3', 'login-deep', 'signin-flood', 'spraying', 'sockets', 'storage-create', 'storage-list'] as const;
 type AttackName = (typeof ATTACKS)[number];
@@ -156,14 +156,8 @@ async function deploy(): Promise<Deployment> {
     TRUST_PROXY: values['trust-proxy'],
     SEED_DEMO_USERS: 'true',
   };
-  let schema: string | null = null;
-  if (values.database) {
-    schema = `abuse_${randomBytes(5).toString('hex')}`;
-    await withPg(values.database, (client) => client.query(`CREATE SCHEMA "${schema}"`));
-    const url = new URL(values.database);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    env.DATABASE_URL = url.toString();
-  }
+  const schema = values.database ? await benchSchema(values.database, 'abuse') : null;
+  if (schema) env.DATABASE_URL = schema.databaseUrl;
   if (values.redis) Object.assign(env, { REDIS_URL: values.redis, REDIS_PREFIX: `visores-abuse-${randomBytes(4).toString('hex')}:` });
   const servers: ServerProcess[] = [];
   // One after the other: the first migrates and seeds the demo accounts.
@@ -173,7 +167,7 @@ async function deploy(): Promise<Deployment> {
     async dispose() {
       await Promise.all(servers.map((server) => stopProcess(server)));
       rmSync(dataDir, { recursive: true, force: true });
-      if (schema && values.database) await withPg(values.database, (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+      await schema?.drop();
     },
   };
 }
@@ -188,16 +182,6 @@ function stopProcess(server: ServerProcess): Promise<void> {
     });
     server.child.kill('SIGTERM');
   });
-}
-
-async function withPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 function rssMb(pid: number): number {

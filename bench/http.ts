@@ -24,16 +24,15 @@
 // on the same machine: its CPU and how late its event loop ran are printed (a stall here delays
 // every request it times). Figures only, nothing here asserts.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { Agent, Client, request, type Dispatcher } from 'undici';
 import type { Section } from '../src/protocol/workspace.js';
 import { machineSpeedLine } from './machineSpeed.js';
+import { benchSchema } from './pgSchema.js';
 
 const DATABASES = ['sqlite', 'postgres'] as const;
 type DatabaseName = (typeof DATABASES)[number];
@@ -154,16 +153,6 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-async function withPg<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
 async function deploy(database: DatabaseName): Promise<ServerProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-http-'));
   const env: Record<string, string> = {
@@ -176,16 +165,10 @@ async function deploy(database: DatabaseName): Promise<ServerProcess> {
     SEED_DEMO_USERS: 'true',
     USER_REQUESTS: '1000000',
   };
-  let schema: string | null = null;
-  if (database === 'postgres') {
-    schema = `bench_http_${randomBytes(5).toString('hex')}`;
-    await withPg(values.database, (client) => client.query(`CREATE SCHEMA "${schema}"`));
-    const url = new URL(values.database);
-    url.searchParams.set('options', `-c search_path=${schema}`);
-    env.DATABASE_URL = url.toString();
-  }
+  const schema = database === 'postgres' ? await benchSchema(values.database, 'bench_http') : null;
+  if (schema) env.DATABASE_URL = schema.databaseUrl;
   const dropSchema = async () => {
-    if (schema) await withPg(values.database, (client) => client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`));
+    await schema?.drop();
   };
   try {
     let server: ServerProcess | null = null;
