@@ -32,6 +32,7 @@ import { parseArgs } from 'node:util';
 import { Agent, Client, request, type Dispatcher } from 'undici';
 import type { Section } from '../src/protocol/workspace.js';
 import { machineSpeedLine } from './machineSpeed.js';
+import { SECTIONS } from '../tests/sampleSections.js';
 import { benchSchema } from './pgSchema.js';
 
 const DATABASES = ['sqlite', 'postgres'] as const;
@@ -249,39 +250,9 @@ async function eachLimited<T, R>(items: readonly T[], parallel: number, work: (i
   return results;
 }
 
-/** One section of each type (as the API tests use), so a visor reads and writes like a real one. */
+/** The API tests' sample sections but the positions one (no broker here), the first titled `title`. */
 function sectionsTitled(title: string): Section[] {
-  return [
-    {
-      id: 'quotes-1',
-      type: 'quotes',
-      title,
-      layout: { x: 0, y: 0, w: 6, h: 4 },
-      config: {
-        rows: [
-          { kind: 'symbol', symbol: 'DLR/DIC26' },
-          { kind: 'symbol', symbol: 'DLR/ENE27' },
-          { kind: 'formula', name: 'Pase', expression: 'ROFEX:DLR/ENE27 - ROFEX:DLR/DIC26', unit: 'price' },
-        ],
-        columns: ['bid', 'ask', 'last', 'change_pct'],
-      },
-    },
-    {
-      id: 'chart-1',
-      type: 'chart',
-      title: 'AL30 / AL30D',
-      layout: { x: 6, y: 0, w: 6, h: 4 },
-      config: { series: ['BYMA:AL30 / BYMA:AL30D'], interval: '1d', range: '1Y' },
-    },
-    { id: 'curve-1', type: 'curve', title: 'Curva DLR', layout: { x: 0, y: 4, w: 12, h: 5 }, config: { product: 'DLR', spot: 'USDARS', dayCount: 'weekdays' } },
-    {
-      id: 'formula-1',
-      type: 'formula',
-      title: 'CCL',
-      layout: { x: 0, y: 9, w: 4, h: 2 },
-      config: { formulas: [{ name: 'CCL', expression: 'MERV - XMEV - AL30 - CI / MERV - XMEV - AL30D - CI', unit: 'price' }] },
-    },
-  ];
+  return SECTIONS.filter((section) => section.type !== 'positions').map((section, index) => (index === 0 ? { ...section, title } : section));
 }
 
 interface BenchUser {
