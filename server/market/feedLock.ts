@@ -1,13 +1,23 @@
 // Exactly one process runs each feed: it holds a Redis lock it renews; when it dies the lock
 // lapses and another process, which asks for it several times per lifetime, takes the feed over
 // within the lock's lifetime and one asking interval (under 2 s at the service's settings).
+//
+// Asking and renewing are one script, which takes the lock when it is free and extends it when
+// it is already this process's. A command can time out here and still reach Redis later (a cut
+// connection's queue is sent when it comes back): a take that "failed" that way has left the
+// lock under this process's name, and the next ask finds it its own instead of waiting for it to
+// lapse with no process running the feed. A holder that cannot renew stops its feed once the
+// lock may have lapsed, before another process can take it: never two feeds at once.
 import type { Redis } from 'ioredis';
 
-const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+const TAKE = `local holder = redis.call('get', KEYS[1])
+if holder == false then redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+if holder == ARGV[1] then redis.call('pexpire', KEYS[1], ARGV[2]) return 1 end
+return 0`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
 export interface FeedLockOptions {
-  redis: Redis;
+  redis: Pick<Redis, 'eval'>;
   key: string;
   /** This process's identity in the lock. */
   owner: string;
@@ -24,38 +34,53 @@ export function createFeedLock(options: FeedLockOptions) {
   const { redis, key, owner, ttlMs } = options;
   let held = false;
   let stopped = false;
+  /** One command at a time: a slow one is not joined by others that would race its answer. */
+  let asking = false;
 
   const renewEveryMs = Math.max(100, Math.floor(ttlMs / 3));
   const askEveryMs = Math.max(50, options.askEveryMs ?? Math.floor(ttlMs / 6));
-  let renewedAt = 0;
+  /** When the last command that took or renewed the lock was sent: it holds until ttlMs after. */
+  let heldSince = 0;
+
+  const lose = () => {
+    held = false;
+    options.onLose();
+  };
 
   const attempt = async () => {
     if (stopped) return;
+    // Renew three times per lifetime, so one slow round trip does not lose the lock.
+    // Half a tick of slack: a tick a hair early must not put the renewal off a whole tick.
+    if (held && Date.now() - heldSince < renewEveryMs - askEveryMs / 2) return;
+    if (asking) {
+      // The last command hangs (a cut connection): past the lock's lifetime from the last
+      // renewal another process may hold it, so this one runs the feed no more.
+      if (held && Date.now() - heldSince >= ttlMs) lose();
+      return;
+    }
+    asking = true;
+    const sentAt = Date.now();
     try {
-      if (held) {
-        // Renew three times per lifetime, so one slow round trip does not lose the lock.
-        // Half a tick of slack: a tick a hair early must not put the renewal off a whole tick.
-        if (Date.now() - renewedAt < renewEveryMs - askEveryMs / 2) return;
-        renewedAt = Date.now();
-        const renewed = await redis.eval(RENEW, 1, key, owner, String(ttlMs));
-        if (renewed !== 1) {
-          held = false;
-          options.onLose();
-        }
-      } else {
-        const acquired = await redis.set(key, owner, 'PX', ttlMs, 'NX');
-        if (acquired === 'OK' && !stopped) {
+      const taken = (await redis.eval(TAKE, 1, key, owner, String(ttlMs))) === 1;
+      if (stopped) return;
+      if (taken) {
+        heldSince = sentAt;
+        if (!held) {
           held = true;
-          renewedAt = Date.now();
           options.onAcquire();
         }
+      } else if (held) {
+        lose();
       }
     } catch (error) {
+      if (held && Date.now() - heldSince >= ttlMs) lose();
       options.onError(error as Error);
+    } finally {
+      asking = false;
     }
   };
 
-  // One timer at the asking pace: a SET NX while another holds the lock costs Redis little.
+  // One timer at the asking pace: a take while another holds the lock costs Redis little.
   const timer = setInterval(() => void attempt(), askEveryMs);
   timer.unref();
   void attempt();
@@ -68,8 +93,7 @@ export function createFeedLock(options: FeedLockOptions) {
       stopped = true;
       clearInterval(timer);
       if (!held) return;
-      held = false;
-      options.onLose();
+      lose();
       await redis.eval(RELEASE, 1, key, owner).catch(options.onError);
     },
   };
