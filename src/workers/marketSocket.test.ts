@@ -150,6 +150,30 @@ describe('market socket', () => {
     }
   });
 
+  it('after a server restart (1012) retries at that short spread while the new process is not up yet', async () => {
+    let online = false;
+    const { server, socket, checks } = setup({ online: () => online, random: () => 0 });
+    const start = Date.now();
+    socket.start('tok');
+    server.current.accept();
+    server.current.drop(SocketCloseCode.serviceRestart);
+    await vi.advanceTimersByTimeAsync(4 * RESTART_RECONNECT_BASE_MS);
+    expect(checks.map((at) => at - start)).toEqual([1, 2, 3, 4].map((n) => n * RESTART_RECONNECT_BASE_MS));
+    expect(server.sockets).toHaveLength(1);
+    online = true;
+    await vi.advanceTimersByTimeAsync(RESTART_RECONNECT_BASE_MS);
+    expect(server.sockets).toHaveLength(2);
+    // Once open again, a later loss backs off as usual.
+    server.current.accept();
+    online = false;
+    checks.length = 0;
+    const lost = Date.now();
+    server.current.drop(1006);
+    await vi.advanceTimersByTimeAsync(500 + 1000);
+    expect(checks.map((at) => at - lost)).toEqual([500, 1500]);
+    socket.stop();
+  });
+
   it('waits with backoff while the server cannot be reached', async () => {
     let online = false;
     const { server, socket, checks } = setup({ online: () => online });

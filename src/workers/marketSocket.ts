@@ -59,6 +59,12 @@ export interface MarketSocketOptions {
  */
 export const RESTART_RECONNECT_BASE_MS = 250;
 export const RESTART_RECONNECT_SPREAD_MS = 1000;
+/**
+ * A restarting server is back within seconds: for this long after a 1012 every retry waits that
+ * same spread, not the doubling backoff, which could put the reconnect 4 or 8 s past the moment
+ * the new process listens.
+ */
+export const RESTART_RETRY_WINDOW_MS = 30_000;
 
 export interface MarketSocket {
   /** Starts a session with this token (no-op when it is the current one). */
@@ -99,6 +105,8 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
   let reconnectAllowed = false;
   let hasOpened = false;
   let attempt = 0;
+  /** Until then the retries are a restart's (RESTART_RETRY_WINDOW_MS). */
+  let restartRetriesUntil = 0;
   let session = 0; // bumped by start/stop: late callbacks of an older session do nothing
   let lastMessageAt = 0;
   let pingSentAt: number | null = null;
@@ -197,6 +205,7 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
   const authenticated = (user: SocketUser) => {
     ready = true;
     attempt = 0;
+    restartRetriesUntil = 0;
     if (hasOpened) {
       clearTimeout(timers.flag);
       timers.flag = setTimeout(() => setStatus({ reconnected: false }), RECONNECT_FLAG_MS);
@@ -226,11 +235,13 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
     }
     setStatus({ state: 'closed', user: null });
     if (!reconnectAllowed) return;
-    if (code === SocketCloseCode.serviceRestart) scheduleReconnect(RESTART_RECONNECT_BASE_MS + random() * RESTART_RECONNECT_SPREAD_MS);
-    else scheduleReconnect();
+    if (code === SocketCloseCode.serviceRestart) restartRetriesUntil = Date.now() + RESTART_RETRY_WINDOW_MS;
+    scheduleReconnect();
   };
 
-  const scheduleReconnect = (delayMs = backoffDelay(attempt++)) => {
+  const retryDelay = () => (Date.now() < restartRetriesUntil ? RESTART_RECONNECT_BASE_MS + random() * RESTART_RECONNECT_SPREAD_MS : backoffDelay(attempt++));
+
+  const scheduleReconnect = (delayMs = retryDelay()) => {
     const mine = session;
     timers.reconnect = setTimeout(async () => {
       const online = await options.checkConnectivity().catch(() => false);
@@ -297,6 +308,7 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
       reconnectAllowed = true;
       hasOpened = false;
       attempt = 0;
+      restartRetriesUntil = 0;
       connect();
     },
     stop,
