@@ -4,6 +4,7 @@
 // or a favourite also answers `workspace` (src/protocol/workspace.ts WorkspaceState): the
 // client stores it without reading again.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { setImmediate as nextLoopRound } from 'node:timers/promises';
 import { CheckOptionRequest, FolderTree, NewVisorRequest, UpdateSeccionesRequest, UpdateVisorRequest, VisorId } from '../../src/protocol/workspace.js';
 import type { AppContext } from '../context.js';
 import { ForbiddenError, InvalidError, NotFoundError, TooLargeError } from '../errors.js';
@@ -122,6 +123,10 @@ export function workspaceRoutes(ctx: AppContext) {
     app.put<OneId>('/visores/:id/update_secciones', { onRequest: refuseBodyPastRoom(ctx) }, async (request, reply) => {
       const { secciones } = parseBody(UpdateSeccionesRequest, request.body);
       const ifMatch = parseIfMatch(request.headers['if-match'], 'del visor');
+      // A save may carry megabytes: its parse and check ran as one stretch of the loop, and its
+      // write will run as another (SQLite's is synchronous). Between the two, others' waiting
+      // requests go first, so a big save delays them by one stretch, not by the whole save.
+      await nextLoopRound();
       const visor = await workspace.updateSecciones(actor(request), visorIdOf(request.params.id), secciones, ifMatch);
       reply.header('etag', `"${visor.version}"`);
       return { status: 'success', data: visor };

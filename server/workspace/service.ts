@@ -85,7 +85,8 @@ export function newVisorId(): string {
   return randomBytes(16).toString('hex');
 }
 
-export function toVisor(row: VisorRow): Visor {
+/** A visor without its sections, as the list carries it: toVisor's fields but one, built directly (a list has up to 200). */
+export function toVisorSummary(row: Omit<VisorRow, 'secciones'>): VisorSummary {
   return {
     visor_id: row.id,
     owner: row.owner,
@@ -94,11 +95,14 @@ export function toVisor(row: VisorRow): Visor {
     color: storedColor(row.color),
     fav: row.fav === 1,
     public: row.public === 1,
-    secciones: storedSecciones(row.secciones),
     version: row.version,
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
+}
+
+export function toVisor(row: VisorRow): Visor {
+  return { ...toVisorSummary(row), secciones: storedSecciones(row.secciones) };
 }
 
 /**
@@ -168,20 +172,21 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
   /**
    * Refuses sections past the count quota (409) or one over the size quota (413), unless the
    * visor already had as many, or that section was already as big (`stored`: its JSON as stored).
+   * `texts` are the sections' JSON, one each, as they will be stored.
    */
-  function checkSections(secciones: readonly Section[], stored: string): void {
+  function checkSections(secciones: readonly Section[], texts: readonly string[], stored: string): void {
     let storedSections: Array<{ id?: unknown }> | null = null;
     const before = () => (storedSections ??= JSON.parse(stored) as Array<{ id?: unknown }>);
     if (secciones.length > quotas.sectionsPerVisor && secciones.length > before().length) {
       throw new ConflictError(TOO_MANY_SECTIONS(quotas.sectionsPerVisor));
     }
-    for (const section of secciones) {
-      const bytes = utf8Bytes(JSON.stringify(section));
-      if (bytes <= quotas.sectionBytes) continue;
+    secciones.forEach((section, index) => {
+      const bytes = utf8Bytes(texts[index]!);
+      if (bytes <= quotas.sectionBytes) return;
       const was = before().find((old) => old.id === section.id);
-      if (was && utf8Bytes(JSON.stringify(was)) >= bytes) continue;
+      if (was && utf8Bytes(JSON.stringify(was)) >= bytes) return;
       throw new TooLargeError(QUOTA_MESSAGES.sectionTooLarge(section.title.trim() || section.id, bytes, quotas.sectionBytes));
-    }
+    });
   }
 
   const record = (actor: Actor, action: Parameters<OperatorLogRepo['add']>[0]['action'], detail: Record<string, unknown>) =>
@@ -369,10 +374,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         .where('owner', '=', user.id)
         .orderBy('updated_at', 'desc')
         .execute();
-      return rows.map((row) => {
-        const { secciones: _sections, ...summary } = toVisor({ ...row, secciones: '[]' });
-        return summary;
-      });
+      return rows.map(toVisorSummary);
     },
 
     /** The caller's own visor whole; someone else's public one with its public fields only (issue 17). */
@@ -436,10 +438,11 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
           color: input.color ?? current.color,
           updated_at: now(),
         };
-        await checkUserBytes(trx, actor.user.id, visorId, visorBytes(current), visorBytes(next));
+        const bytes = visorBytes(next);
+        await checkUserBytes(trx, actor.user.id, visorId, Number(current.stored_bytes), bytes);
         await trx
           .updateTable('visores')
-          .set({ title: next.title, emoji: next.emoji, color: next.color, updated_at: next.updated_at, stored_bytes: visorBytes(next) })
+          .set({ title: next.title, emoji: next.emoji, color: next.color, updated_at: next.updated_at, stored_bytes: bytes })
           .where('id', '=', visorId)
           .execute();
         await syncLeaf(trx, actor.user.id, visorId, leafOf(next));
@@ -467,19 +470,24 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
      * moved on (another tab or device saved) answers 412 and changes nothing; without it the save wins.
      */
     async updateSecciones(actor: Actor, visorId: string, secciones: Section[], ifMatch: number | null = null): Promise<Visor> {
+      // Each section's JSON once (a save may carry megabytes): the size quota reads each, and
+      // joined they are the row's JSON, as JSON.stringify(secciones) would print it.
+      const texts = secciones.map((section) => JSON.stringify(section));
+      const stored = `[${texts.join(',')}]`;
       const row = await db.transaction().execute(async (trx) => {
         // The tree lock first (the quotas' order, above), then the visor's row.
         await trees.lock(trx, actor.user.id);
         const current = await owned(trx, actor.user, visorId, true);
         if (ifMatch != null && ifMatch !== current.version) throw new StaleError(STALE_VISOR);
-        const next = { ...current, secciones: JSON.stringify(secciones), version: current.version + 1, updated_at: now() };
-        checkSections(secciones, current.secciones);
-        await checkUserBytes(trx, actor.user.id, visorId, visorBytes(current), visorBytes(next));
+        const next = { ...current, secciones: stored, version: current.version + 1, updated_at: now() };
+        checkSections(secciones, texts, current.secciones);
+        const bytes = visorBytes(next);
+        await checkUserBytes(trx, actor.user.id, visorId, Number(current.stored_bytes), bytes);
         // The version in the WHERE too: on SQLite two transactions may both have read the old
         // row (no row locks); only one of them updates it.
         const updated = await trx
           .updateTable('visores')
-          .set({ secciones: next.secciones, version: next.version, updated_at: next.updated_at, stored_bytes: visorBytes(next) })
+          .set({ secciones: next.secciones, version: next.version, updated_at: next.updated_at, stored_bytes: bytes })
           .where('id', '=', visorId)
           .where('version', '=', current.version)
           .executeTakeFirst();
@@ -487,7 +495,8 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         return next;
       });
       await record(actor, 'visor_update', { visor_id: visorId, secciones: secciones.length });
-      return toVisor(row);
+      // The sections as validated are the ones stored: the answer needs no second read of the JSON.
+      return { ...toVisorSummary(row), secciones };
     },
 
     async setPublic(actor: Actor, visorId: string, value: boolean): Promise<Visor> {
@@ -551,7 +560,11 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         const stored = storedSecciones(source.secciones);
         const secciones = source.owner === actor.user.id ? stored : withoutBrokerData(stored);
         await checkVisorCount(trx, actor.user.id);
-        checkSections(secciones, '[]');
+        checkSections(
+          secciones,
+          secciones.map((section) => JSON.stringify(section)),
+          '[]',
+        );
         const fields = { title, emoji: source.emoji, color: storedColor(source.color), secciones: JSON.stringify(secciones) };
         await checkUserBytes(trx, actor.user.id, null, 0, visorBytes(fields));
         const inserted = await insertVisor(trx, actor.user, { title, emoji: source.emoji, color: storedColor(source.color), secciones }, null);

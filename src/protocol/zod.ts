@@ -41,8 +41,8 @@ export function trimmedText(params?: Parameters<typeof z.string>[0]) {
 z.config({
   ...z.locales.es(),
   // No compiled fast path: zod probes for it with `new Function`, which the app's CSP
-  // (script-src 'self', no 'unsafe-eval') refuses and reports as a violation. Our objects are
-  // small; the interpreted parse is enough on the server too.
+  // (script-src 'self', no 'unsafe-eval') refuses and reports as a violation. The browser's
+  // objects are small; the server, with no CSP over it, turns it back on (server/app.ts).
   jitless: true,
   customError(issue) {
     const field = fieldName(issue.path);
