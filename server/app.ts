@@ -33,6 +33,7 @@ import { trackConnections } from './http/connections.js';
 import { createUserTurns, USER_WAITING_REQUESTS } from './http/userTurns.js';
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandler, installNodeAnswers } from './http/errors.js';
 import { drainUnparsedBody, installJsonParser } from './http/requestBody.js';
+import { assetsFromMemory } from './http/assetMemory.js';
 import { answerHeaders, decodedPath, registerSecurityHeaders } from './http/security.js';
 import { fastifyTrustProxy } from './http/clientAddress.js';
 import { startHeartbeat } from './ws/endpoint.js';
@@ -257,6 +258,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const indexHtml = path.join(config.staticDir, 'index.html');
   const hasClient = fs.existsSync(indexHtml);
   if (hasClient) {
+    app.addHook('onRequest', assetsFromMemory(config.staticDir));
     await app.register(fastifyStatic, {
       root: config.staticDir,
       // Routes for the files the build made (found at start); any other path, or a file gone

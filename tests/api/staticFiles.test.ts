@@ -92,17 +92,22 @@ describe('the built client', () => {
   });
 
   /** A GET with only the Accept-Encoding given (fetch always sends its own and decodes). */
-  function rawGet(url: string, acceptEncoding: string | null): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  function rawGet(
+    url: string,
+    acceptEncoding: string | null,
+    more: { method?: string; headers?: Record<string, string> } = {},
+  ): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
     return new Promise((resolve, reject) => {
-      const headers = acceptEncoding == null ? {} : { 'accept-encoding': acceptEncoding };
+      const headers = { ...(acceptEncoding == null ? {} : { 'accept-encoding': acceptEncoding }), ...more.headers };
       http
-        .get(server.baseUrl + url, { headers }, (response) => {
+        .request(server.baseUrl + url, { method: more.method ?? 'GET', headers }, (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
           response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
           response.on('error', reject);
         })
-        .on('error', reject);
+        .on('error', reject)
+        .end();
     });
   }
 
@@ -130,6 +135,27 @@ describe('the built client', () => {
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.body.toString()).toBe(text);
     expect(plain.headers.vary).toMatch(/accept-encoding/i);
+
+    // Kept in memory after the first answer: the same bytes, validated by its ETag, HEAD without
+    // a body, a range from the file on disk, and a file replaced under the same name read anew.
+    const again = await rawGet('/assets/index-zip333.js', 'br');
+    expect(again.body.equals(brotli.body)).toBe(true);
+    expect(again.headers.etag).toBe(brotli.headers.etag);
+    expect((await rawGet('/assets/index-zip333.js', 'br', { headers: { 'if-none-match': brotli.headers.etag! } })).status).toBe(304);
+    const head = await rawGet('/assets/index-zip333.js', null, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(String(Buffer.byteLength(text)));
+    expect(head.body.length).toBe(0);
+    const range = await rawGet('/assets/index-zip333.js', null, { headers: { range: 'bytes=0-10' } });
+    expect(range.status).toBe(206);
+    expect(range.body.toString()).toBe(text.slice(0, 11));
+    const replaced = `console.log('${'replaced '.repeat(300)}')`;
+    fs.writeFileSync(script, replaced);
+    fs.rmSync(`${script}.br`);
+    fs.rmSync(`${script}.gz`);
+    const fresh = await rawGet('/assets/index-zip333.js', 'br');
+    expect(fresh.headers['content-encoding']).toBeUndefined();
+    expect(fresh.body.toString()).toBe(replaced);
 
     // A copy is never a file of its own.
     for (const url of ['/assets/index-zip333.js.br', '/assets/index-zip333.js.gz']) expect((await rawGet(url, 'br')).status, url).toBe(404);
