@@ -19,7 +19,7 @@ import { WebSocket } from 'ws';
 import { seededRandom } from '../server/market/random.js';
 import { SECTIONS } from '../tests/sampleSections.js';
 import { referenceJobMs } from './machineSpeed.js';
-import { memoryMb, startServer } from './serverProcess.js';
+import { memoryMb, startServer, type BenchServer } from './serverProcess.js';
 
 const { values } = parseArgs({
   options: {
@@ -118,6 +118,9 @@ function plot(samples: Sample[], title: string): string {
   ].join('\n');
 }
 
+/** The server while it runs: stopped also when the bench fails, never left behind. */
+let running: BenchServer | null = null;
+
 async function main(): Promise<void> {
   console.log(
     `machine speed: reference job ${referenceJobMs().toFixed(0)} ms (best of 7; a fixed single-threaded V8 job in this Node process; lower is faster)`,
@@ -148,6 +151,7 @@ async function main(): Promise<void> {
       }
     },
   });
+  running = server;
   const heap = await inspector(/Debugger listening on (ws:\/\/\S+)/.exec(startup)![1]!);
   const base = `${server.baseUrl}/api`;
   const failures: string[] = [];
@@ -236,7 +240,8 @@ async function main(): Promise<void> {
       minute: (now - started) / 60_000,
       rssMb: memoryMb(server.pid, 'VmRSS'),
       heapMb,
-      updatesPerSecond: ((updates - counted.updates) * 1000) / Math.max(1, now - counted.at),
+      // The first sample has no interval behind it.
+      updatesPerSecond: samples.length === 0 ? 0 : ((updates - counted.updates) * 1000) / Math.max(1, now - counted.at),
       openSockets: sockets.size,
     });
     counted = { at: now, updates };
@@ -278,7 +283,8 @@ async function main(): Promise<void> {
   if (rssSlope > TARGET_MB_PER_MIN || heapSlope > TARGET_MB_PER_MIN || logged.errors.length > 0 || failures.length > 0) process.exitCode = 1;
 }
 
-main().catch((error: unknown) => {
+main().catch(async (error: unknown) => {
   console.error(error);
+  await running?.stop();
   process.exit(1);
 });
