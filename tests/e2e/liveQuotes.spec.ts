@@ -1,6 +1,7 @@
 // Live prices through the data worker (issue 5): the tabs of one browser share ONE market
 // socket (one SharedWorker), a symbol stays subscribed while any tab shows it, and every tab
-// resumes live prices by itself after the server dies and comes back. A symbol shown again
+// resumes live prices by itself after the server dies and comes back, and within 5 s of a
+// graceful restart's new process being ready. A symbol shown again
 // while the server is down shows its cached price, marked stale, until live data arrives.
 // Without SharedWorker each tab runs the same data worker as a dedicated Worker.
 // A ticker typed alone on the board is added as its best match; unknown text says so.
@@ -158,6 +159,33 @@ test('after the server is killed and restarted every tab resumes live prices wit
     expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
   }
   // Still one socket, subscribed again to exactly what the tabs show.
+  await expect.poll(async () => (await demoSockets()).map((socket) => socket.symbols)).toEqual([[DOLLAR, SHARE].sort()]);
+  await context.close();
+});
+
+test('after a graceful restart (SIGTERM) every tab is live again within 5 s of the new server being ready, without a reload', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const context = await signedInContext(browser);
+  const shown = [[DOLLAR], [DOLLAR, SHARE], [SHARE]];
+  const pages: Page[] = [];
+  for (const symbols of shown) pages.push(await openBoard(context, symbols));
+  for (const [index, page] of pages.entries()) {
+    for (const symbol of shown[index]!) await expectLivePrices(page, symbol);
+    await page.evaluate(() => ((window as unknown as { notReloaded?: boolean }).notReloaded = true));
+  }
+  await expect.poll(async () => (await demoSockets()).length).toBe(1);
+
+  // SIGTERM: the server closes the socket with 1012 (service restart) and exits.
+  await server.stop();
+  for (const page of pages) await expect(page.getByRole('table', { name: 'Cotizaciones' })).toHaveAttribute('data-live', 'false');
+
+  await server.restart();
+  // The worker retries every quarter to 1.25 s after a 1012 while the new process is not up.
+  await Promise.all(pages.map((page) => expect(page.getByRole('table', { name: 'Cotizaciones' })).toHaveAttribute('data-live', 'true', { timeout: 5_000 })));
+  for (const [index, page] of pages.entries()) {
+    for (const symbol of shown[index]!) await expectLivePrices(page, symbol);
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  }
   await expect.poll(async () => (await demoSockets()).map((socket) => socket.symbols)).toEqual([[DOLLAR, SHARE].sort()]);
   await context.close();
 });
