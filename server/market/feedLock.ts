@@ -6,8 +6,10 @@
 // it is already this process's. A command can time out here and still reach Redis later (a cut
 // connection's queue is sent when it comes back): a take that "failed" that way has left the
 // lock under this process's name, and the next ask finds it its own instead of waiting for it to
-// lapse with no process running the feed. A holder that cannot renew stops its feed once the
-// lock may have lapsed, before another process can take it: never two feeds at once.
+// lapse with no process running the feed. A holder that cannot reach Redis keeps its feed, so
+// its own clients stay live through a cut (another process may take the lapsed lock and run
+// the feed for the clients Redis still reaches); at its first answer it learns whether the lock
+// is still its own, and stops the feed if not.
 import type { Redis } from 'ioredis';
 
 const TAKE = `local holder = redis.call('get', KEYS[1])
@@ -39,8 +41,8 @@ export function createFeedLock(options: FeedLockOptions) {
 
   const renewEveryMs = Math.max(100, Math.floor(ttlMs / 3));
   const askEveryMs = Math.max(50, options.askEveryMs ?? Math.floor(ttlMs / 6));
-  /** When the last command that took or renewed the lock was sent: it holds until ttlMs after. */
-  let heldSince = 0;
+  /** When the last command that took or renewed the lock was sent. */
+  let renewedAt = 0;
 
   const lose = () => {
     held = false;
@@ -51,20 +53,15 @@ export function createFeedLock(options: FeedLockOptions) {
     if (stopped) return;
     // Renew three times per lifetime, so one slow round trip does not lose the lock.
     // Half a tick of slack: a tick a hair early must not put the renewal off a whole tick.
-    if (held && Date.now() - heldSince < renewEveryMs - askEveryMs / 2) return;
-    if (asking) {
-      // The last command hangs (a cut connection): past the lock's lifetime from the last
-      // renewal another process may hold it, so this one runs the feed no more.
-      if (held && Date.now() - heldSince >= ttlMs) lose();
-      return;
-    }
+    if (held && Date.now() - renewedAt < renewEveryMs - askEveryMs / 2) return;
+    if (asking) return;
     asking = true;
     const sentAt = Date.now();
     try {
       const taken = (await redis.eval(TAKE, 1, key, owner, String(ttlMs))) === 1;
       if (stopped) return;
       if (taken) {
-        heldSince = sentAt;
+        renewedAt = sentAt;
         if (!held) {
           held = true;
           options.onAcquire();
@@ -73,7 +70,6 @@ export function createFeedLock(options: FeedLockOptions) {
         lose();
       }
     } catch (error) {
-      if (held && Date.now() - heldSince >= ttlMs) lose();
       options.onError(error as Error);
     } finally {
       asking = false;
