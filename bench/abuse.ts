@@ -371,8 +371,8 @@ interface Target {
   wsUrl: string;
   adminToken: string;
   attacker: { token: string; id: string };
-  /** storage-create's visores, for storage-list. */
-  storage: { made: number };
+  /** storage-create's visores, for storage-list: those saved with ~1 MB of sections, and all it created. */
+  storage: { made: number; created: number };
   /** spraying's accounts. */
   victims: string[];
 }
@@ -544,6 +544,7 @@ async function storageCreate(target: Target, signal: AbortSignal): Promise<Attac
   const secciones = JSON.stringify({ secciones: bigSections() });
   let attempts = 0;
   let made = 0;
+  let createdVisores = 0;
   const self = target.attacker.id;
   const create = async () => {
     attempts += 1;
@@ -554,6 +555,7 @@ async function storageCreate(target: Target, signal: AbortSignal): Promise<Attac
       answers,
     );
     if (created.status !== 200 && created.status !== 201) return;
+    createdVisores += 1;
     const id = (JSON.parse(created.body) as { data: { id_visor: string } }).data.id_visor;
     const saved = await call(
       target.baseUrl,
@@ -569,6 +571,7 @@ async function storageCreate(target: Target, signal: AbortSignal): Promise<Attac
     }),
   );
   target.storage.made = made;
+  target.storage.created = createdVisores;
   return { sent: `${attempts} visores tried (${made} saved with ${(secciones.length / 1048576).toFixed(2)} MB of sections), 2 at a time`, answers };
 }
 
@@ -579,7 +582,8 @@ async function storageList(target: Target, signal: AbortSignal): Promise<AttackR
     sent += 1;
     await call(target.baseUrl, `/api/visores/${target.attacker.id}`, { token: target.attacker.token, address: '203.0.113.40', signal }, answers);
   });
-  return { sent: `${sent} lists of ${target.storage.made} visores of ~1 MB, 5 at a time`, answers };
+  const { made, created } = target.storage;
+  return { sent: `${sent} lists of ${created} visores (${made} of them with ~1 MB of sections), 5 at a time`, answers };
 }
 
 const RUN: Record<AttackName, (target: Target, signal: AbortSignal) => Promise<AttackReport>> = {
@@ -734,7 +738,7 @@ async function prepare(deployment: Deployment): Promise<{ target: Target; legit:
     wsUrl: `${first.baseUrl.replace('http://', 'ws://')}/ws/market`,
     adminToken,
     attacker: { token: attacker.token, id: attacker.id },
-    storage: { made: 0 },
+    storage: { made: 0, created: 0 },
     victims: [],
   };
   return { target, legit };
@@ -769,9 +773,9 @@ async function main(): Promise<void> {
       await legit.close();
       await deployment.dispose();
       deployment = await deploy();
-      const made = target.storage.made;
+      const kept = target.storage;
       ({ target, legit } = await prepare(deployment));
-      target.storage.made = attack === 'storage-create' ? 0 : made;
+      if (attack !== 'storage-create') target.storage = kept;
     } else {
       await sleep(2000);
     }
