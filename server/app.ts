@@ -212,7 +212,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     onError: (error) => app.log.warn({ err: error }, 'session sweep'),
   });
   const userTurns = createUserTurns(config.userConcurrentRequests, USER_WAITING_REQUESTS);
-  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, sessionEnds, userTurns, now };
+  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, sessionEnds, userTurns, refusals, now };
   if (seeded.includes(DEMO_USER)) await seedDemoWorkspace(ctx, app.log);
 
   // On close (a SIGTERM, a rolling restart) every socket is told the server restarts (1012)

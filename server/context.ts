@@ -8,6 +8,7 @@ import type { MarketService } from './market/service.js';
 import type { BrokerService } from './broker/service.js';
 import type { SessionEnds } from './sessionEnds.js';
 import type { UserTurns } from './http/userTurns.js';
+import type { RefusalHold } from './http/refusalHold.js';
 
 export interface AppContext {
   config: Config;
@@ -22,5 +23,7 @@ export interface AppContext {
   sessionEnds: SessionEnds;
   /** Each signed-in user's requests in turns (http/userTurns.ts). */
   userTurns: UserTurns;
+  /** Refusals answered after a pause (http/refusalHold.ts): the 429s, deep bodies, sockets past the cap. */
+  refusals: RefusalHold;
   now: () => number;
 }

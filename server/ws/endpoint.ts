@@ -111,6 +111,8 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       let session: SocketSession | null = null;
       let tokenHash: string | null = null;
       let closed = false;
+      /** Refused past the cap, its answer held (refuse() sends nothing once it closed meanwhile). */
+      let refusing = false;
       const send = (message: unknown) => {
         if (socket.readyState !== socket.OPEN) return;
         if (socket.bufferedAmount > SOCKET_LIMITS.maxUnsentBytes) {
@@ -132,7 +134,7 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       /** Handles one message, whose size, rate and depth were checked (socket.on('message') below). */
       const handle = async (text: string) => {
         // Closing (its session ended, a limit): what the client still sends is not handled.
-        if (closed || socket.readyState !== socket.OPEN) return;
+        if (closed || refusing || socket.readyState !== socket.OPEN) return;
         let message: unknown;
         try {
           message = JSON.parse(text);
@@ -157,6 +159,11 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
           clearTimeout(authTimer);
           // Counted and added with no await in between: sockets authenticating at once cannot pass the cap together.
           if (ctx.sockets.countOfUser(user.id) >= ctx.config.socketsPerUser) {
+            // Held like every refusal: a client opening sockets in a loop gets one refusal a
+            // pause per socket, not hundreds a second for the server to take, check and answer.
+            // What it sends meanwhile is not handled.
+            refusing = true;
+            await ctx.refusals.hold();
             return refuse(tooManySocketsMessage(ctx.config.socketsPerUser), SocketCloseCode.tooManySockets);
           }
           tokenHash = hashToken(auth.data.token);

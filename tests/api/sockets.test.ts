@@ -240,5 +240,27 @@ describe.each(databaseTargets())('websockets on $name', (target) => {
       await authenticate(again, second.token);
       await expectPong(again, 'fits');
     });
+
+    it('answers a socket past the cap after the refusal pause, handling nothing it sends meanwhile', async () => {
+      const pauseMs = 300;
+      const held = await startServer(target, { socketsPerUser: 1, refusalPauseMs: pauseMs });
+      try {
+        const { token } = await signIn(held.baseUrl);
+        const kept = await openSocket(held.wsUrl('/ws/market'));
+        opened.push(kept);
+        await authenticate(kept, token);
+        const refused = await openSocket(held.wsUrl('/ws/market'));
+        opened.push(refused);
+        const sent = performance.now();
+        sendJson(refused, { action: 'auth', token });
+        sendJson(refused, { action: 'ping', requestId: 'meanwhile' });
+        expect(await nextMessage(refused)).toEqual({ event: 'error', message: tooManySocketsMessage(1) });
+        // A timer never fires early; the 1 ms is performance.now()'s rounding against the timer's.
+        expect(performance.now() - sent).toBeGreaterThanOrEqual(pauseMs - 1);
+        expect(await waitForClose(refused)).toEqual({ code: SocketCloseCode.tooManySockets, reason: tooManySocketsMessage(1) });
+      } finally {
+        await held.close();
+      }
+    });
   });
 });
