@@ -60,11 +60,11 @@ export interface MarketSocketOptions {
 export const RESTART_RECONNECT_BASE_MS = 250;
 export const RESTART_RECONNECT_SPREAD_MS = 1000;
 /**
- * A restarting server is back within seconds: for this long after a 1012 every retry waits that
- * same spread, not the doubling backoff, which could put the reconnect 4 or 8 s past the moment
- * the new process listens.
+ * A restarting server is back within seconds, or a minute when `npm start` rebuilds the app
+ * first: for this long after a 1012 every retry waits that same spread, not the doubling
+ * backoff, which could put the reconnect up to 10 s past the moment the new process listens.
  */
-export const RESTART_RETRY_WINDOW_MS = 30_000;
+export const RESTART_RETRY_WINDOW_MS = 120_000;
 
 export interface MarketSocket {
   /** Starts a session with this token (no-op when it is the current one). */
