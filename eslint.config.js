@@ -163,7 +163,7 @@ const serverBlocks = [
 export default defineConfig(
   {
     name: 'visores/ignores',
-    ignores: ['dist/', 'node_modules/', '.test-output/', 'docs/', 'data/', 'test-results/', 'playwright-report/'],
+    ignores: ['dist/', 'build/', 'node_modules/', '.test-output/', 'docs/', 'data/', 'test-results/', 'playwright-report/'],
   },
   js.configs.recommended,
   // Not the type-checked variant: it needs a TypeScript program per run (slow on a small machine);
