@@ -85,6 +85,15 @@ export function newVisorId(): string {
   return randomBytes(16).toString('hex');
 }
 
+/**
+ * Each section's JSON, and joined the visor's as stored (what JSON.stringify(secciones) prints):
+ * made once, since sections may weigh megabytes and the size quota reads each.
+ */
+function sectionsJson(secciones: readonly Section[]): { texts: string[]; json: string } {
+  const texts = secciones.map((section) => JSON.stringify(section));
+  return { texts, json: `[${texts.join(',')}]` };
+}
+
 /** A visor without its sections, as the list carries it: toVisor's fields but one, built directly (a list has up to 200). */
 export function toVisorSummary(row: Omit<VisorRow, 'secciones'>): VisorSummary {
   return {
@@ -281,7 +290,8 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
   async function insertVisor(
     trx: Kysely<Database>,
     owner: UserRow,
-    fields: { title: string; emoji: string; color: string; secciones: Section[] },
+    /** `secciones`: their JSON as stored (sectionsJson). */
+    fields: { title: string; emoji: string; color: string; secciones: string },
     placeIn: string | null | undefined,
     visorId: string = newVisorId(),
   ): Promise<VisorRow> {
@@ -294,7 +304,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
       color: fields.color,
       fav: 0,
       public: 0,
-      secciones: JSON.stringify(fields.secciones),
+      secciones: fields.secciones,
       version: 0,
       created_at: at,
       updated_at: at,
@@ -402,9 +412,9 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
             if (buried)
               throw buried.owner === actor.user.id ? new GoneError(WORKSPACE_MESSAGES.visorDeleted) : new ConflictError(WORKSPACE_MESSAGES.visorIdTaken);
           }
-          const fields = { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: [] };
+          const fields = { title: input.title, emoji: input.emoji, color: input.color || DEFAULT_VISOR_COLOR, secciones: '[]' };
           await checkVisorCount(trx, actor.user.id);
-          await checkUserBytes(trx, actor.user.id, null, 0, visorBytes({ ...fields, secciones: '[]' }));
+          await checkUserBytes(trx, actor.user.id, null, 0, visorBytes(fields));
           const inserted = await insertVisor(trx, actor.user, fields, input.folder_id, input.visor_id);
           return { row: inserted, workspace: await stateOf(trx, actor.user.id), created: true };
         });
@@ -470,10 +480,7 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
      * moved on (another tab or device saved) answers 412 and changes nothing; without it the save wins.
      */
     async updateSecciones(actor: Actor, visorId: string, secciones: Section[], ifMatch: number | null = null): Promise<Visor> {
-      // Each section's JSON once (a save may carry megabytes): the size quota reads each, and
-      // joined they are the row's JSON, as JSON.stringify(secciones) would print it.
-      const texts = secciones.map((section) => JSON.stringify(section));
-      const stored = `[${texts.join(',')}]`;
+      const { texts, json: stored } = sectionsJson(secciones);
       const row = await db.transaction().execute(async (trx) => {
         // The tree lock first (the quotas' order, above), then the visor's row.
         await trees.lock(trx, actor.user.id);
@@ -560,14 +567,11 @@ export function createWorkspaceService(db: Db, dialect: Dialect, now: () => numb
         const stored = storedSecciones(source.secciones);
         const secciones = source.owner === actor.user.id ? stored : withoutBrokerData(stored);
         await checkVisorCount(trx, actor.user.id);
-        checkSections(
-          secciones,
-          secciones.map((section) => JSON.stringify(section)),
-          '[]',
-        );
-        const fields = { title, emoji: source.emoji, color: storedColor(source.color), secciones: JSON.stringify(secciones) };
+        const { texts, json } = sectionsJson(secciones);
+        checkSections(secciones, texts, '[]');
+        const fields = { title, emoji: source.emoji, color: storedColor(source.color), secciones: json };
         await checkUserBytes(trx, actor.user.id, null, 0, visorBytes(fields));
-        const inserted = await insertVisor(trx, actor.user, { title, emoji: source.emoji, color: storedColor(source.color), secciones }, null);
+        const inserted = await insertVisor(trx, actor.user, fields, null);
         return { row: inserted, workspace: await stateOf(trx, actor.user.id) };
       });
       await record(actor, 'visor_clone', { visor_id: row.id, source: visorId });
