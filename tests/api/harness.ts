@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import { createTestSchema, withPgClient } from './pgSchemas.js';
+import { schemaUrl } from '../pg.js';
 import { buildApp, type AppOptions, type BuiltApp } from '../../server/app.js';
 import { loadConfig, type Config } from '../../server/config.js';
 
@@ -84,10 +85,7 @@ async function prepareDatabase(target: DatabaseTarget, dataDir: string): Promise
   if (!postgresUrl) throw new Error('The postgres target needs TEST_DATABASE_URL');
   if (target.ownDatabase) return ownDatabase(postgresUrl);
   const schema = await createTestSchema(postgresUrl);
-  // node-postgres reads `options` from the connection string and sends it at start-up, so
-  // every pooled connection of the server gets this search_path.
-  const url = new URL(postgresUrl);
-  url.searchParams.set('options', `-c search_path=${schema}`);
+  const url = schemaUrl(postgresUrl, schema);
   // Names the server's connections in pg_stat_activity (a test ends them to stage a failover).
   url.searchParams.set('application_name', schema);
   return {

@@ -5,23 +5,15 @@
 // during the run: each is named after the run and the global teardown (pgTeardown.ts) drops
 // them all once every file has ended.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { schemaUrl, withPgClient } from '../pg.js';
+
+export { withPgClient };
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Prefix of this run's schemas (t_<run>_), from the global setup. */
     pgSchemaPrefix: string;
-  }
-}
-
-export async function withPgClient<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
   }
 }
 
@@ -35,7 +27,5 @@ export async function createTestSchema(url: string): Promise<string> {
 /** A new schema of this run and a connection URL whose connections use it (search_path). */
 export async function testSchemaUrl(url: string): Promise<{ schema: string; databaseUrl: string }> {
   const schema = await createTestSchema(url);
-  const withSchema = new URL(url);
-  withSchema.searchParams.set('options', `-c search_path=${schema}`);
-  return { schema, databaseUrl: withSchema.toString() };
+  return { schema, databaseUrl: schemaUrl(url, schema).toString() };
 }
