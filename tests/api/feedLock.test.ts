@@ -34,6 +34,10 @@ describe.runIf(redisUrl)('feed lock', () => {
     locks.push(made);
     return made;
   }
+  /** A Redis whose commands go through `through`, which may run them (`run`) or fail them as a cut connection does. */
+  const redisThrough = (through: (run: () => Promise<unknown>) => Promise<unknown>): Pick<Redis, 'eval'> => ({
+    eval: ((...args: Parameters<Redis['eval']>) => through(() => redis!.eval(...args))) as Redis['eval'],
+  });
   const newKey = () => `visores-feedlock-test-${randomBytes(4).toString('hex')}`;
 
   it('is held by one of two processes, and taken by the other when released', async () => {
@@ -55,15 +59,13 @@ describe.runIf(redisUrl)('feed lock', () => {
     const events: string[] = [];
     const errors: Error[] = [];
     let first = true;
-    const late: Pick<Redis, 'eval'> = {
-      eval: (async (...args: Parameters<Redis['eval']>) => {
-        if (!first) return redis!.eval(...args);
-        first = false;
-        // As a cut connection's queue does: the command is carried out, its answer lost.
-        await redis!.eval(...args);
-        throw new Error('Command timed out');
-      }) as Redis['eval'],
-    };
+    const late = redisThrough(async (run) => {
+      if (!first) return run();
+      first = false;
+      // As a cut connection's queue does: the command is carried out, its answer lost.
+      await run();
+      throw new Error('Command timed out');
+    });
     // A minute's lifetime: waiting for the lock to lapse would not get it within the poll.
     const held = lock(key, 'a', events, { redis: late, onError: (error) => void errors.push(error) });
     await pollUntil('the lock found its own', () => held.held || null);
@@ -77,9 +79,7 @@ describe.runIf(redisUrl)('feed lock', () => {
     const events: string[] = [];
     const errors: Error[] = [];
     let cut = false;
-    const cutOff: Pick<Redis, 'eval'> = {
-      eval: ((...args: Parameters<Redis['eval']>) => (cut ? Promise.reject(new Error('Connection is closed.')) : redis!.eval(...args))) as Redis['eval'],
-    };
+    const cutOff = redisThrough((run) => (cut ? Promise.reject(new Error('Connection is closed.')) : run()));
     const holder = lock(key, 'a', events, { redis: cutOff, ttlMs: 600, onError: (error) => void errors.push(error) });
     await pollUntil('the lock held', () => holder.held || null);
     cut = true;
