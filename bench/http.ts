@@ -23,8 +23,7 @@
 // connections instead, as the first version of this bench did. The client runs in this process
 // on the same machine: its CPU and how late its event loop ran are printed (a stall here delays
 // every request it times). Figures only, nothing here asserts.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
@@ -34,6 +33,7 @@ import type { Section } from '../src/protocol/workspace.js';
 import { machineSpeedLine } from './machineSpeed.js';
 import { SECTIONS } from '../tests/sampleSections.js';
 import { benchSchema } from './pgSchema.js';
+import { cpuSeconds, startServer } from './serverProcess.js';
 
 const DATABASES = ['sqlite', 'postgres'] as const;
 type DatabaseName = (typeof DATABASES)[number];
@@ -60,7 +60,6 @@ const chosen: DatabaseName[] = values.only
       return name as DatabaseName;
     })
   : [...DATABASES];
-const root = path.resolve(import.meta.dirname, '..');
 const ADMIN = { username: 'admin', password: 'admin1234' };
 /** Sign-ins and account creations at once: within the 4 password checks an address may hold. */
 const SETUP_PARALLEL = 4;
@@ -71,7 +70,7 @@ type Kind = (typeof KINDS)[number];
 // ---------------------------------------------------------------- the server
 
 interface ServerProcess {
-  child: ChildProcess;
+  pid: number;
   baseUrl: string;
   /** With --server-times: each request's time inside the server (Fastify's responseTime), by kind, while `measuring`. */
   serverTimes: Record<Kind, number[]>;
@@ -115,45 +114,6 @@ function serverTimesReader(target: () => ServerProcess | null): (text: string) =
   };
 }
 
-function startServer(env: Record<string, string>, onOutput: (text: string) => void): Promise<{ child: ChildProcess; baseUrl: string }> {
-  return new Promise((resolve, reject) => {
-    const profile = values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [];
-    const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env } });
-    let output = '';
-    let started = false;
-    const keep = (chunk: Buffer) => {
-      if (started) {
-        if (process.env.BENCH_SERVER_OUTPUT) process.stderr.write(chunk);
-        onOutput(chunk.toString());
-        return;
-      }
-      output += chunk.toString();
-      const match = /running at http:\/\/127\.0\.0\.1:(\d+)\//.exec(output);
-      if (match) {
-        started = true;
-        resolve({ child, baseUrl: `http://127.0.0.1:${match[1]}` });
-      }
-    };
-    child.stdout!.on('data', keep);
-    child.stderr!.on('data', keep);
-    child.on('exit', (code, signal) => {
-      if (!started) reject(new Error(`server exited (${code ?? signal}) before it started:\n${output}`));
-    });
-  });
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    child.once('exit', () => {
-      clearTimeout(force);
-      resolve();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
 async function deploy(database: DatabaseName): Promise<ServerProcess> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'visores-http-'));
   const env: Record<string, string> = {
@@ -173,14 +133,22 @@ async function deploy(database: DatabaseName): Promise<ServerProcess> {
   };
   try {
     let server: ServerProcess | null = null;
-    const { child, baseUrl } = await startServer(env, values['server-times'] ? serverTimesReader(() => server) : () => {});
+    const readTimes = values['server-times'] ? serverTimesReader(() => server) : () => {};
+    const started = await startServer({
+      env,
+      nodeArgs: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(values['cpu-prof'])}`] : [],
+      onOutput: (text) => {
+        if (process.env.BENCH_SERVER_OUTPUT) process.stderr.write(text);
+        readTimes(text);
+      },
+    });
     server = {
-      child,
-      baseUrl,
+      pid: started.pid,
+      baseUrl: started.baseUrl,
       serverTimes: { 'GET tree': [], 'GET visor': [], 'PUT sections': [] },
       measuring: false,
       async dispose() {
-        await stopChild(child);
+        await started.stop();
         rmSync(dataDir, { recursive: true, force: true });
         await dropSchema();
       },
@@ -191,13 +159,6 @@ async function deploy(database: DatabaseName): Promise<ServerProcess> {
     await dropSchema();
     throw error;
   }
-}
-
-/** CPU seconds (user + system) the process has used, from /proc. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 a second on Linux).
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 // ---------------------------------------------------------------- HTTP
@@ -338,7 +299,7 @@ async function run(database: DatabaseName): Promise<RunResult> {
     };
     const base = server.baseUrl;
     const started = performance.now();
-    const cpuBefore = cpuSeconds(server.child.pid!);
+    const cpuBefore = cpuSeconds(server.pid);
     const clientCpuBefore = process.cpuUsage();
     // A stall of this process delays every request it times: its own loop's delay says so.
     const clientLoop = monitorEventLoopDelay({ resolution: 10 });
@@ -370,7 +331,7 @@ async function run(database: DatabaseName): Promise<RunResult> {
     const elapsed = (performance.now() - started) / 1000;
     server.measuring = false;
     clientLoop.disable();
-    const serverCpuPercent = ((cpuSeconds(server.child.pid!) - cpuBefore) / elapsed) * 100;
+    const serverCpuPercent = ((cpuSeconds(server.pid) - cpuBefore) / elapsed) * 100;
     const clientCpu = process.cpuUsage(clientCpuBefore);
     const clientCpuPercent = ((clientCpu.user + clientCpu.system) / 1e6 / elapsed) * 100;
     if (!sharedPool) await Promise.all(connections.map((connection) => connection.close()));

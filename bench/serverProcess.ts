@@ -1,6 +1,6 @@
 // The real server as a child process, as `npm start` runs it (server/main.ts, here through tsx),
 // on a port of its own choosing, and what /proc says of it. For the benchmarks that need nothing
-// more of it than to start it, read its output and stop it.
+// more of it than to start it, read its output and stop it (soak.ts, http.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
