@@ -82,6 +82,39 @@ describe('createCheckQueue', () => {
     expect(queue.full('attacker')).toBeNull();
   });
 
+  it('leaves one of two slots to other addresses: a sign-in starts at once beside a flood', async () => {
+    const queue = createCheckQueue(2, 10, 4);
+    const order: string[] = [];
+    const gates = new Map<string, () => void>();
+    const work = (name: string) => () =>
+      new Promise<string>((resolve) => {
+        order.push(name);
+        gates.set(name, () => resolve(name));
+      });
+    const flood = ['a1', 'a2', 'a3'].map((name) => queue.run(work(name), 'attacker'));
+    await expect.poll(() => order).toEqual(['a1']);
+    expect(queue.stats()).toEqual({ running: 1, waiting: 2, started: 1 });
+    const demo = queue.run(work('demo'), 'demo');
+    await expect.poll(() => order).toEqual(['a1', 'demo']);
+    gates.get('demo')!();
+    expect(await demo).toBe('demo');
+    // The freed slot is not the attacker's: it still runs one at a time.
+    expect(queue.stats()).toEqual({ running: 1, waiting: 2, started: 2 });
+    gates.get('a1')!();
+    await expect.poll(() => order).toEqual(['a1', 'demo', 'a2']);
+    gates.get('a2')!();
+    await expect.poll(() => order).toEqual(['a1', 'demo', 'a2', 'a3']);
+    gates.get('a3')!();
+    expect(await Promise.all(flood)).toEqual(['a1', 'a2', 'a3']);
+    expect(queue.stats()).toEqual({ running: 0, waiting: 0, started: 4 });
+    // Works with no key (an admin setting passwords) use every slot.
+    const admin = ['p1', 'p2'].map((name) => queue.run(work(name)));
+    await expect.poll(() => order.slice(4)).toEqual(['p1', 'p2']);
+    gates.get('p1')!();
+    gates.get('p2')!();
+    expect(await Promise.all(admin)).toEqual(['p1', 'p2']);
+  });
+
   it('frees the slot of a work that throws', async () => {
     const queue = createCheckQueue(1, 0);
     await expect(queue.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

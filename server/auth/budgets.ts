@@ -45,8 +45,10 @@ export const BUSY = Symbol('busy');
  * A bounded semaphore, fair between keys (client addresses): `concurrency` works at once,
  * `maxWaiting` queued, the rest refused. A freed slot goes to the key served least recently
  * (the keys take turns), each key's works in order, and one key holds at most `maxPerKey` works running and waiting:
- * a flood from one address waits behind its own works and cannot fill the queue, so a sign-in
- * from anywhere else waits at most for the checks already running.
+ * a flood from one address waits behind its own works and cannot fill the queue. One address
+ * never runs in every slot either (with two or more, it leaves one to the others), so a sign-in
+ * from anywhere else starts at once, beside the flood's checks, instead of after one of them.
+ * Works without a key (an admin setting a password) are not held to that.
  */
 export interface CheckQueue {
   /** Why a new work of `key` would be refused now: the key holds its share, or every place is taken; null when it would be taken. */
@@ -64,6 +66,15 @@ export function createCheckQueue(concurrency: number, maxWaiting: number, maxPer
   let started = 0;
   /** Recent milliseconds per work, smoothed; a first guess of a real-cost scrypt check. */
   let averageMs = 100;
+  /** Works of each key running now, and how many one key may run at once. */
+  const runningOf = new Map<string, number>();
+  const runningCap = (key: string) => (key === '' ? concurrency : Math.max(1, concurrency - 1));
+  const mayStart = (key: string) => (runningOf.get(key) ?? 0) < runningCap(key);
+  const addRunning = (key: string, delta: number) => {
+    const next = (runningOf.get(key) ?? 0) + delta;
+    if (next > 0) runningOf.set(key, next);
+    else runningOf.delete(key);
+  };
   /** Each key's waiting works, in order. */
   const waiting = new Map<string, Array<() => void>>();
   /** Works of each key running or waiting. */
@@ -79,10 +90,11 @@ export function createCheckQueue(concurrency: number, maxWaiting: number, maxPer
       lastStarted.delete(key);
     }
   };
-  /** The next waiting work: the first of the key served least recently. */
+  /** The next waiting work that may start: the first of the key served least recently. */
   const nextWaiting = (): (() => void) | undefined => {
     let turn: string | undefined;
     for (const key of waiting.keys()) {
+      if (!mayStart(key)) continue;
       if (turn === undefined || (lastStarted.get(key) ?? -1) < (lastStarted.get(turn) ?? -1)) turn = key;
     }
     if (turn === undefined) return undefined;
@@ -90,8 +102,9 @@ export function createCheckQueue(concurrency: number, maxWaiting: number, maxPer
     const next = queue.shift()!;
     if (queue.length === 0) waiting.delete(turn);
     waitingCount--;
-    // Served from now: a slot freed before this work resumes goes to another key.
+    // Served and running from now: a slot freed before this work resumes goes to another key.
     lastStarted.set(turn, started);
+    addRunning(turn, 1);
     return next;
   };
   const full = (key = ''): 'key' | 'queue' | null =>
@@ -105,8 +118,10 @@ export function createCheckQueue(concurrency: number, maxWaiting: number, maxPer
     async run<T>(work: () => Promise<T>, key = ''): Promise<T | typeof BUSY> {
       if (full(key)) return BUSY;
       hold(key, 1);
-      if (running < concurrency) running++;
-      else {
+      if (running < concurrency && mayStart(key)) {
+        running++;
+        addRunning(key, 1);
+      } else {
         waitingCount++;
         await new Promise<void>((resolve) => {
           const queue = waiting.get(key);
@@ -121,6 +136,7 @@ export function createCheckQueue(concurrency: number, maxWaiting: number, maxPer
         return await work();
       } finally {
         averageMs = 0.8 * averageMs + 0.2 * (performance.now() - begun);
+        addRunning(key, -1);
         hold(key, -1);
         const next = nextWaiting();
         if (next) next();
