@@ -16,7 +16,7 @@
 // - time from navigation start to the visor's content (bench/load/content.ts says what counts):
 //   cold (empty profile, the session's token already stored), warm (the same tab loads it again:
 //   HTTP cache, Dexie, the service worker when there is one) and offline (again with the network
-//   cut by a TCP proxy the visor is loaded through (tests/e2e/netProxy.ts), the data worker's
+//   cut by a TCP proxy the visor is loaded through (tests/fakes/netProxy.ts), the data worker's
 //   sockets and requests too: only a service worker and Dexie can serve it);
 // and once, the precache: what dist/sw.js's manifest lists, when the build has a service worker.
 // Figures are printed as the median and the spread (min–max) of the runs. Nothing here asserts.
@@ -33,7 +33,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import lighthouse, { desktopConfig } from 'lighthouse';
-import type { NetProxy } from '../tests/e2e/netProxy.js';
+import type { NetProxy } from '../tests/fakes/netProxy.js';
 import { behindProxy } from '../tests/e2e/proxiedServer.js';
 import { CONTENT_MARK, visorContentProbe } from './load/content.js';
 import { machineSpeedLine } from './machineSpeed.js';

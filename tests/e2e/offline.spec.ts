@@ -4,7 +4,7 @@
 // (proxiedServer.ts). The server is read directly, never through the proxy, to check what it has.
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { DEMO, signIn } from './helpers';
-import type { NetProxy } from './netProxy';
+import type { NetProxy } from '../fakes/netProxy';
 import type { OwnServer } from './ownServer';
 import { serverRequest, startProxiedServer, type ProxiedServer } from './proxiedServer';
 import { section } from './visorHelpers';

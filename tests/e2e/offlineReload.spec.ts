@@ -9,7 +9,7 @@
 // When the network returns everything is live again without a reload.
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { DEMO, signIn } from './helpers';
-import type { NetProxy } from './netProxy';
+import type { NetProxy } from '../fakes/netProxy';
 import type { OwnServer } from './ownServer';
 import { startProxiedServer, type ProxiedServer } from './proxiedServer';
 import { section } from './visorHelpers';

@@ -3,7 +3,7 @@
 // server can be told the proxy's origin (the browser loads the pages from it, and the
 // websockets accept only origins they know); then the proxy forwards to the server's port.
 import { expect } from '@playwright/test';
-import { startProxy, type NetProxy } from './netProxy';
+import { startProxy, type NetProxy } from '../fakes/netProxy';
 import { startOwnServer, type OwnServer } from './ownServer';
 
 export interface ProxiedServer<S> {

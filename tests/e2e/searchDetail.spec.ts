@@ -7,7 +7,7 @@
 // directly to check what it has.
 import { expect, test, type BrowserContext, type Locator, type Page } from '@playwright/test';
 import { DEMO, signIn } from './helpers';
-import type { NetProxy } from './netProxy';
+import type { NetProxy } from '../fakes/netProxy';
 import type { OwnServer } from './ownServer';
 import { serverRequest, startProxiedServer, type ProxiedServer } from './proxiedServer';
 import { section } from './visorHelpers';

@@ -1,16 +1,22 @@
-// A small TCP proxy that cuts the network for real (issue 21). Playwright's context.setOffline
-// does not reach the SharedWorker, which makes every REST call and holds both sockets; so the
-// browser loads the app from this proxy, in front of a server of the spec's own, and "offline"
-// is the proxy destroying every open connection and every new one (the browser sees a
-// connection reset, as on a dropped network). proxiedServer.ts puts a server behind it.
+// A small TCP proxy that cuts the network for real. Playwright's context.setOffline does not
+// reach the SharedWorker, which makes every REST call and holds both sockets; so the browser
+// loads the app from this proxy, in front of a server of the spec's own, and "offline" is the
+// proxy destroying every open connection and every new one (the browser sees a connection
+// reset, as on a dropped network). tests/e2e/proxiedServer.ts puts a server behind it. In front
+// of Redis it cuts the servers' connections the same way, or silently (`down('silent')`): a
+// black hole where nothing is answered and nothing refused, as a partition looks.
 import net from 'node:net';
 
 export interface NetProxy {
   url: string;
   /** Forward to this port from now on. */
   target(port: number): void;
-  /** Every connection dropped; new ones refused (accepted and reset) until up(). */
-  down(): void;
+  /**
+   * Every connection dropped, new ones refused (accepted and reset) until up(); or `silent`:
+   * every connection and every new one held open with nothing passed either way, and reset at
+   * up() (as a firewall that drops packets, then forgets the connections).
+   */
+  down(how?: 'reset' | 'silent'): void;
   up(): void;
   /**
    * From now on, a request whose request line (`PUT /api/… HTTP/1.1`) matches gets the proxy's
@@ -28,10 +34,18 @@ const BAD_GATEWAY = 'HTTP/1.1 502 Bad Gateway\r\ncontent-type: text/html\r\ncont
 export async function startProxy(): Promise<NetProxy> {
   let targetPort = 0;
   let online = true;
+  /** Connections held open with nothing passed (a silent cut), reset at up(). */
+  const held = new Set<net.Socket>();
+  let silent = false;
   let failing: RegExp | null = null;
   let failed = 0;
   const open = new Set<net.Socket>();
   const server = net.createServer((client) => {
+    if (!online && silent) {
+      held.add(client);
+      client.on('error', () => held.delete(client)).on('close', () => held.delete(client));
+      return;
+    }
     if (!online || targetPort === 0) {
       client.resetAndDestroy();
       return;
@@ -51,19 +65,20 @@ export async function startProxy(): Promise<NetProxy> {
     // one whose first line matches badGateway's is answered here, the connection then closed.
     let answered = false;
     client.on('data', (chunk: Buffer) => {
-      if (answered) return;
+      if (answered || !online) return;
       const line = chunk.toString('latin1', 0, Math.min(chunk.length, 300)).split('\r\n', 1)[0] ?? '';
       if (failing && /^[A-Z]+ \S+ HTTP\/1\.[01]$/.test(line) && failing.test(line)) {
         failed += 1;
         answered = true;
         // The upstream goes with the client's close (end), once the answer is written.
-        upstream.unpipe(client);
         client.end(BAD_GATEWAY);
         return;
       }
       upstream.write(chunk);
     });
-    upstream.pipe(client);
+    upstream.on('data', (chunk: Buffer) => {
+      if (online && !answered) client.write(chunk);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
@@ -71,17 +86,27 @@ export async function startProxy(): Promise<NetProxy> {
   return {
     url: `http://127.0.0.1:${address.port}`,
     target: (port) => (targetPort = port),
-    down() {
+    down(how = 'reset') {
       online = false;
+      silent = how === 'silent';
+      if (silent) return;
       for (const socket of open) socket.resetAndDestroy();
       open.clear();
     },
-    up: () => (online = true),
+    up() {
+      online = true;
+      if (!silent) return;
+      silent = false;
+      // What was held through a silent cut is gone: the clients find out and connect again.
+      for (const socket of [...open, ...held]) socket.resetAndDestroy();
+      open.clear();
+      held.clear();
+    },
     badGateway: (match) => (failing = match),
     badGatewayCount: () => failed,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of open) socket.destroy();
+        for (const socket of [...open, ...held]) socket.destroy();
         server.close(() => resolve());
       }),
   };
