@@ -12,8 +12,9 @@
 //    that are not password checks (lists, saves of large sections) as one user sends them.
 // With Redis these failure budgets are one count for every process (rate-limiter-flexible's
 // RateLimiterRedis), or N processes would give N times the guesses; when Redis cannot be
-// reached each process counts in memory (the insurance limiter) until it answers again, so an
-// outage neither locks everyone out nor leaves the checks unbounded.
+// reached each process counts in memory from the first command that fails until a ping answers
+// again, so an outage neither locks everyone out, nor leaves the checks unbounded, nor makes
+// each request wait for Redis's timeout.
 import { createHash } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import { Redis } from 'ioredis';
@@ -203,40 +204,91 @@ export interface Budgets {
    * away, the budgets count in this process's memory. Rejects when Redis did not answer in time.
    */
   ready(): Promise<void>;
+  /** Whether the budgets count in memory because Redis is away (always false without Redis). */
+  redisAway(): boolean;
   close(): Promise<void>;
 }
 
 /** How long a start waits for Redis before the budgets begin in memory. */
 const READY_TIMEOUT_MS = 5000;
+/** While Redis is away, how often it is asked whether it is back. */
+const REDIS_PROBE_MS = 500;
 
 export function createBudgets(settings: BudgetSettings, onRedisError: (error: Error) => void = () => {}, readyTimeoutMs = READY_TIMEOUT_MS): Budgets {
   let closing = false;
   // Its own connection: no offline queue (a command while Redis is away fails at once, and the
-  // insurance limiter answers) and a short command timeout (a Redis that hangs does too).
-  const redis = settings.redisUrl ? new Redis(settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000 }) : null;
+  // memory answers) and a short command timeout (a Redis that hangs does too); a command that
+  // timed out is not sent again on the next connection, as it was already counted in memory.
+  const redis = settings.redisUrl
+    ? new Redis(settings.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: 1000, autoResendUnfulfilledCommands: false })
+    : null;
   redis?.on('error', (error: Error) => {
     if (!closing) onRedisError(error);
   });
 
-  function limiter(name: string, points: number, durationSeconds: number): RateLimiterAbstract {
+  // Redis away: the first command that fails (refused, or no answer within the command
+  // timeout, as through a partition where the connection still looks open) sends every budget
+  // to memory at once, and a ping every REDIS_PROBE_MS brings them back when it answers. Without
+  // it every request would wait out the timeout for as long as Redis is away.
+  let away = false;
+  let probe: ReturnType<typeof setInterval> | null = null;
+  const goneAway = () => {
+    if (away || !redis || closing) return;
+    away = true;
+    onRedisError(new Error('Redis did not answer: the budgets count in this process until it does'));
+    probe = setInterval(() => {
+      redis
+        .ping()
+        .then(() => {
+          away = false;
+          if (probe) clearInterval(probe);
+          probe = null;
+        })
+        .catch(() => undefined);
+    }, REDIS_PROBE_MS);
+    probe.unref();
+  };
+
+  interface Limiter {
+    shared: RateLimiterAbstract | null;
+    memory: RateLimiterAbstract;
+  }
+
+  function limiter(name: string, points: number, durationSeconds: number): Limiter {
     const memory = new RateLimiterMemory({ keyPrefix: name, points, duration: durationSeconds });
-    if (!redis) return memory;
-    return new RateLimiterRedis({
+    if (!redis) return { shared: null, memory };
+    const shared = new RateLimiterRedis({
       storeClient: redis,
       keyPrefix: `${settings.redisPrefix}limit:${name}`,
       points,
       duration: durationSeconds,
       rejectIfRedisNotReady: true,
-      insuranceLimiter: memory,
       // A key over its budget is refused from memory until its window ends: a flood of
       // refusals costs Redis nothing.
       inMemoryBlockOnConsumed: points + 1,
     });
+    return { shared, memory };
   }
 
-  async function take(from: RateLimiterAbstract, key: string): Promise<Taken | Refused> {
+  /** Takes a point from Redis's count, or from memory's while Redis is away; the limiter that counted it. */
+  async function consume({ shared, memory }: Limiter, key: string): Promise<RateLimiterAbstract> {
+    if (shared && !away) {
+      try {
+        await shared.consume(key);
+        return shared;
+      } catch (error) {
+        if (error instanceof RateLimiterRes) throw error;
+        goneAway();
+      }
+    }
+    await memory.consume(key);
+    return memory;
+  }
+
+  async function take(limit: Limiter, key: string): Promise<Taken | Refused> {
+    let from: RateLimiterAbstract;
     try {
-      await from.consume(key);
+      from = await consume(limit, key);
     } catch (refusal) {
       if (refusal instanceof RateLimiterRes) return { ok: false, retryAfterMs: Math.max(1000, refusal.msBeforeNext) };
       throw refusal;
@@ -278,8 +330,10 @@ export function createBudgets(settings: BudgetSettings, onRedisError: (error: Er
         redis.once('ready', onReady);
       });
     },
+    redisAway: () => away,
     async close() {
       closing = true;
+      if (probe) clearInterval(probe);
       if (redis) await redis.quit().catch(() => redis.disconnect());
     },
   };
