@@ -182,6 +182,9 @@ export function useVisorSections(visorId: string, userId: string | null, server:
       retry = worthRetrying(error);
       if (!retry) {
         failedDraft.current = sent;
+        // The header's state scrolls away with the page: a refusal (a quota, a check) is also
+        // said where the user is looking. A retried failure is not, it may still get through.
+        if (!isGone(error)) showToast(`No se guardó el visor: ${errorMessage(error)}`, 'error');
         // Refused: not to be sent again by the next screen either.
         if (userId) settleVisorDraft(userId, visorId, { editor, confirmed: [sent] }).catch(warnNotKept);
       }
