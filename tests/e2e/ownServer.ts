@@ -1,5 +1,5 @@
 // A server process of the spec's own, for specs that kill and restart it (the shared one of
-// playwright.config.ts must stay up). Runs `tsx server/main.ts` in its own process group on a
+// playwright.config.ts must stay up). Runs the server in its own process group on a
 // free port with its own DATA_DIR; restart() brings it back on the same port and data, so a
 // browser's sessions and socket URL stay valid (with `env`, changed: another STATIC_DIR serves
 // another build of the client at the same origin).
@@ -64,7 +64,11 @@ export async function startOwnServer(env: Record<string, string> = {}): Promise<
 
   const start = async () => {
     let output = '';
-    const started = spawn(path.join('node_modules', '.bin', 'tsx'), ['server/main.ts'], {
+    // The server compiled once for the run (playwright.config.ts), as `npm start` runs it;
+    // outside Playwright (bench:load), the sources through tsx.
+    const compiled = process.env.E2E_SERVER_JS;
+    const [command, args] = compiled ? [process.execPath, ['--enable-source-maps', compiled]] : [path.join('node_modules', '.bin', 'tsx'), ['server/main.ts']];
+    const started = spawn(command, args, {
       // SIM_MARKET_TIME as the shared server's (playwright.config.ts): a session under way at any hour.
       env: {
         ...process.env,
