@@ -1,6 +1,7 @@
 // The real server as a child process, as `npm start` runs it (server/main.ts, here through tsx),
 // on a port of its own choosing, and what /proc says of it. For the benchmarks that need nothing
-// more of it than to start it, read its output and stop it (soak.ts, http.ts).
+// more of it than to start it, read its output and stop it (soak.ts, http.ts, fanout.ts); a
+// peer server a benchmark compares with (bench/peer/) is started the same way, by its script.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,8 @@ export interface BenchServer {
 
 export interface StartOptions {
   env: Record<string, string>;
+  /** The script to run, from the repository's root: server/main.ts unless another server is measured (it prints the same `running at` line). */
+  script?: string;
   /** Node's own flags, before the server's script (`--cpu-prof`, `--inspect=…`). */
   nodeArgs?: string[];
   /** Every chunk the server writes after it started, stdout and stderr. */
@@ -28,9 +31,9 @@ export interface StartOptions {
 }
 
 /** Starts the server with `env` over this process's; resolves once it says where it listens. */
-export function startServer({ env, nodeArgs = [], onOutput = () => {}, onStartup = () => {} }: StartOptions): Promise<BenchServer> {
+export function startServer({ env, script = 'server/main.ts', nodeArgs = [], onOutput = () => {}, onStartup = () => {} }: StartOptions): Promise<BenchServer> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'server/main.ts'], { cwd: root, env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', script], { cwd: root, env: { ...process.env, ...env } });
     let output = '';
     let started = false;
     const keep = (chunk: Buffer) => {
