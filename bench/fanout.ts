@@ -166,7 +166,6 @@ function visoresClient(baseUrl: string, token: string): FanoutClient<Buffer> {
             if (message.event) return;
             // Before its last snapshot, a client reads every frame for the snapshots' keys.
             for (const key in message) if (unanswered.delete(key)) hooks.subscribed(key);
-            return;
           }
           hooks.frame(raw);
         });

@@ -9,9 +9,9 @@ import { seededRandom } from '../../server/market/random.js';
 import { cpuSeconds, memoryMb } from '../serverProcess.js';
 
 export interface ClientHooks<F> {
-  /** The snapshot of one of its subscriptions arrived, keyed by `symbol`. */
-  subscribed(symbol: string): void;
-  /** A frame of updates arrived (never a snapshot nor a control message). */
+  /** The snapshot of one of its subscriptions arrived, keyed by `symbol`, with its last trade's date when the snapshot is not also handed to `frame`. */
+  subscribed(symbol: string, lastTrade?: number): void;
+  /** A frame of updates arrived (or of snapshots: before the window, a frame only tells which trades the client has seen). */
   frame(frame: F): void;
   /** The connection closed. */
   closed(): void;
@@ -113,22 +113,30 @@ export async function measure<F>(options: MeasureOptions<F>): Promise<Result> {
      */
     let seenTrades = new Set<number>();
     let olderTrades = new Set<number>();
+    /** Whether the trade is new to this client; it is seen from now on. */
+    const firstSight = (date: number) => {
+      if (seenTrades.has(date)) return false;
+      seenTrades.add(date);
+      if (olderTrades.has(date)) return false;
+      if (seenTrades.size > 5000) [olderTrades, seenTrades] = [seenTrades, new Set()];
+      return true;
+    };
     let received = 0;
     const onDate = (date: number) => {
       updates += 1;
-      if (seenTrades.has(date)) return;
-      seenTrades.add(date);
-      if (olderTrades.has(date)) return;
-      if (seenTrades.size > 5000) [olderTrades, seenTrades] = [seenTrades, new Set()];
-      if (latencyCount < latencies.length) latencies[latencyCount++] = received - date;
+      if (firstSight(date) && latencyCount < latencies.length) latencies[latencyCount++] = received - date;
     };
     return client
       .open([...wanted], {
-        subscribed(symbol) {
+        subscribed(symbol, lastTrade) {
           if (unanswered.delete(symbol)) awaitingSnapshots -= 1;
+          if (lastTrade != null) firstSight(lastTrade);
         },
         frame(frame) {
-          if (!measuring) return;
+          // Before the window a client only learns which trades it has seen (its snapshots'
+          // and those of the updates since): a symbol's first update in the window, a book
+          // update repeating a trade of minutes ago, is then not timed as if that trade were new.
+          if (!measuring) return client.dates(frame, firstSight);
           received = Date.now();
           messages += 1;
           // Every 64th frame is read whole, to check what the fast path below assumes.

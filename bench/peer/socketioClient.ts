@@ -32,7 +32,7 @@ interface ServerEvents {
   update(packet: string): void;
 }
 interface ClientEvents {
-  subscribe(symbol: string, answer: (snapshot: Record<string, unknown>) => void): void;
+  subscribe(symbol: string, answer: (snapshot: Record<string, { md?: { LA?: { date?: unknown } | null } }>) => void): void;
 }
 
 export function socketioClient(baseUrl: string): FanoutClient<string> {
@@ -51,7 +51,10 @@ export function socketioClient(baseUrl: string): FanoutClient<string> {
         socket.once('connect', () => {
           for (const symbol of symbols) {
             socket.emit('subscribe', symbol, (snapshot) => {
-              for (const key in snapshot) hooks.subscribed(key);
+              for (const [key, entry] of Object.entries(snapshot)) {
+                const lastTrade = entry.md?.LA?.date;
+                hooks.subscribed(key, typeof lastTrade === 'number' ? lastTrade : undefined);
+              }
             });
           }
           resolve({ close: () => socket.disconnect() });
