@@ -96,10 +96,17 @@ async function cleanUp(redisUrl: string | null): Promise<void> {
   if (redisUrl) for (const prefix of [...prefixes]) await removeKeys(redisUrl, prefix);
 }
 
-process.once('SIGINT', () => {
+// Ctrl-C reaches npm and tsx as well, which pass a SIGTERM on: either signal, and any repeat of
+// them while it cleans up, waits for the clean-up (at most 15 s) instead of ending the bench at once.
+let interrupted = false;
+const interrupt = () => {
+  if (interrupted) return;
+  interrupted = true;
   setTimeout(() => process.exit(130), 15_000).unref();
   void cleanUp(values.redis!).finally(() => process.exit(130));
-});
+};
+process.on('SIGINT', interrupt);
+process.on('SIGTERM', interrupt);
 
 /** The settings the Visores server and the peer share: what their simulators play. */
 function marketEnv(): Record<string, string> {
