@@ -111,3 +111,72 @@ export async function startProxy(): Promise<NetProxy> {
       }),
   };
 }
+
+export interface Balancer {
+  url: string;
+  /** Connections each port was given. */
+  given(): Map<number, number>;
+  close(): Promise<void>;
+}
+
+/**
+ * A TCP load balancer in front of several processes of one server, as a proxy in production
+ * would be: each new connection goes to the next port in turn, and one a port refuses (its
+ * process stopped or restarting) to the next that accepts, as nginx's `proxy_next_upstream
+ * error` does; an open connection stays with its process until either side closes it.
+ */
+export async function startBalancer(ports: number[]): Promise<Balancer> {
+  let next = 0;
+  const given = new Map<number, number>();
+  const open = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    open.add(client);
+    client.pause();
+    const attempt = (tried: number) => {
+      if (tried === ports.length) {
+        client.resetAndDestroy();
+        open.delete(client);
+        return;
+      }
+      const port = ports[next++ % ports.length]!;
+      const upstream = net.connect(port, '127.0.0.1');
+      upstream.once('error', () => {
+        upstream.destroy();
+        if (!client.destroyed) attempt(tried + 1);
+      });
+      upstream.once('connect', () => {
+        given.set(port, (given.get(port) ?? 0) + 1);
+        open.add(upstream);
+        upstream.removeAllListeners('error');
+        const end = () => {
+          client.destroy();
+          upstream.destroy();
+          open.delete(client);
+          open.delete(upstream);
+        };
+        client.on('error', end).on('close', end);
+        upstream.on('error', end).on('close', end);
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.resume();
+      });
+    };
+    client.once('error', () => {
+      client.destroy();
+      open.delete(client);
+    });
+    attempt(0);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (typeof address !== 'object' || !address) throw new Error('balancer: no port');
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    given: () => new Map(given),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
