@@ -46,13 +46,22 @@ async function marketSocket(): Promise<{ socket: WebSocket; order: string[] }> {
 const stateOf = (event: unknown, market: string): MarketStateEntry | undefined => (event as MarketsEvent).markets.find((entry) => entry.market === market);
 
 /** Waits for a markets event where each market named is in the state given. */
-function marketsWhere(socket: WebSocket, states: Record<string, string>, timeoutMs?: number): Promise<MarketsEvent> {
+/** The next markets event with these states (and, when given, `also` true of it). */
+function marketsWhere(
+  socket: WebSocket,
+  states: Record<string, string>,
+  timeoutMs?: number,
+  also: (event: unknown) => boolean = () => true,
+): Promise<MarketsEvent> {
   const what = Object.entries(states)
     .map(([market, state]) => `${market} ${state}`)
     .join(', ');
-  return nextMarketsEvent(socket, what, (event) => Object.entries(states).every(([market, state]) => stateOf(event, market)?.state === state), timeoutMs).then(
-    (event) => expectShape(MarketsEvent, event, 'the markets event'),
-  );
+  return nextMarketsEvent(
+    socket,
+    what,
+    (event) => Object.entries(states).every(([market, state]) => stateOf(event, market)?.state === state) && also(event),
+    timeoutMs,
+  ).then((event) => expectShape(MarketsEvent, event, 'the markets event'));
 }
 
 async function adminCall(method: 'post' | 'put', path: string, body?: unknown): Promise<void> {
@@ -140,13 +149,30 @@ describe('market states on sqlite', () => {
 
   it('tells the markets closed outside their sessions when the simulator keeps the calendar (SIM_CALENDAR=real), not in demo mode', async () => {
     server = await startServer(SQLITE, { market: { ...loadConfig({}).market, simCalendar: 'real' } });
-    const { socket } = await marketSocket();
-    // The next Sunday, noon in Buenos Aires: no market trades.
+    // Whatever the hour the test runs at, the process first sees the markets open: noon of the
+    // next trading day (a state keeps the time it began, so a jump from one closed spell to
+    // another would keep the first one's).
+    const { calendar } = server.app.ctx.market;
+    let open = marketDayOf(server.clock.now()) + 1;
+    while (!calendar.isTradingDay(open)) open += 1;
+    server.clock.advance(dayStartMs(open) + 12 * 3_600_000 - server.clock.now());
+    const first = await marketSocket();
+    await marketsWhere(first.socket, { rofex: 'running', byma: 'running', a3500: 'running' }, undefined, (event) =>
+      (event as MarketsEvent).markets.every((entry) => entry.session.open),
+    );
+    first.socket.close();
+    // Then the Sunday after it, noon in Buenos Aires: no market trades. Signed in again there
+    // (a jump of days ends a session).
     const now = server.clock.now();
     const day = Math.floor((now - 3 * 3_600_000) / 86_400_000);
     const sunday = day + ((3 - (day % 7) + 7) % 7 || 7); // day 3 after 1970-01-01 (a Thursday) was a Sunday
     server.clock.advance(sunday * 86_400_000 + 15 * 3_600_000 - now);
-    const closed = await marketsWhere(socket, { rofex: 'closed', byma: 'closed', a3500: 'closed' });
+    const { socket } = await marketSocket();
+    // Derived at the Sunday: when the test starts outside the sessions (a night, a weekend) the
+    // event of the real time says every market closed too, with its own next opening.
+    const closed = await marketsWhere(socket, { rofex: 'closed', byma: 'closed', a3500: 'closed' }, undefined, (event) =>
+      (event as MarketsEvent).markets.every((entry) => entry.session.nextOpensAt > server.clock.now()),
+    );
     expect(closed.calendar).toBe('real');
     for (const entry of closed.markets) {
       expect(entry.session.open).toBe(false);
