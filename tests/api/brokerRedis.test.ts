@@ -9,7 +9,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import type { Fill, PositionsPush } from '../../src/protocol/broker.js';
@@ -26,6 +25,7 @@ import {
   session,
 } from './helpers.js';
 import { testSchemaUrl } from './pgSchemas.js';
+import { dropRedisKeys } from './redisKeys.js';
 import { startServerProcess } from './serverProcess.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
@@ -66,10 +66,7 @@ async function startProcess(): Promise<Server> {
 afterAll(async () => {
   for (const child of children) if (child.exitCode == null && child.signalCode == null) child.kill('SIGKILL');
   if (redisUrl) {
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(redisUrl, prefix);
   }
   rmSync(dataDir, { recursive: true, force: true });
 });

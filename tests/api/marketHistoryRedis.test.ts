@@ -3,11 +3,11 @@
 // sockets get (from the other's feed, through Redis) is its own history's. Runs when
 // TEST_REDIS_URL is set.
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HistoryResponse } from '../../src/protocol/market.js';
 import { startServer, type TestServer } from './harness.js';
 import { authenticate, expectBody, nextMessage, openSocket, pollUntil, sendJson, session } from './helpers.js';
+import { dropRedisKeys } from './redisKeys.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
 if (!redisUrl) console.log('Redis market history tests skipped: TEST_REDIS_URL is not set');
@@ -22,10 +22,7 @@ const servers: TestServer[] = [];
 afterAll(async () => {
   for (const server of servers) await server.close();
   if (redisUrl) {
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(redisUrl, prefix);
   }
 });
 

@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MarketsEvent } from '../../src/protocol/market.js';
 import { ADMIN, api, authenticate, DEMO, expectShape, nextMarketsEvent, openSocket, pollUntil, signIn } from './helpers.js';
+import { dropRedisKeys } from './redisKeys.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
@@ -37,10 +37,7 @@ async function startProcess(): Promise<ServerProcess> {
 afterAll(async () => {
   for (const child of children) if (child.exitCode == null) child.kill('SIGKILL');
   if (redisUrl) {
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(redisUrl, prefix);
   }
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -8,10 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startFakePrimary } from '../fakes/primaryServer.js';
 import { ADMIN, authenticate, DEMO, openSocket, signIn } from './helpers.js';
+import { dropRedisKeys } from './redisKeys.js';
 import { startServerProcess } from './serverProcess.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
@@ -72,10 +72,7 @@ async function until<T>(what: string, probe: () => Promise<T | null | false>, ti
 afterAll(async () => {
   for (const child of children) if (child.exitCode == null) child.kill('SIGKILL');
   if (redisUrl) {
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(redisUrl, prefix);
   }
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -11,12 +11,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { createBudgets, type BudgetSettings } from '../../server/auth/budgets.js';
 import { startProxy, type NetProxy } from '../fakes/netProxy.js';
 import { ADMIN, api, authenticate, DEMO, nextMarketsEvent, openSocket, pollUntil, signIn, type Api } from './helpers.js';
+import { dropRedisKeys } from './redisKeys.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';
 
 const redisUrl = process.env.TEST_REDIS_URL?.trim() || null;
@@ -47,10 +47,7 @@ afterAll(async () => {
   for (const child of children) if (child.exitCode == null) child.kill('SIGKILL');
   await proxy?.close();
   if (redisUrl) {
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(redisUrl, prefix);
   }
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -9,16 +9,15 @@
 // not the test's to judge). Runs when TEST_REDIS_URL is set.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { Section } from '../../src/protocol/workspace.js';
-import { startBalancer, type Balancer } from '../fakes/netProxy.js';
+import { freePort, startBalancer, type Balancer } from '../fakes/netProxy.js';
 import { pollUntil, session, type Session } from './helpers.js';
+import { dropRedisKeys } from './redisKeys.js';
 import { testSchemaUrl } from './pgSchemas.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';
 import { SECTIONS, readVisor } from './workspace.js';
@@ -38,10 +37,7 @@ afterAll(async () => {
   for (const server of running) if (server.child.exitCode == null && server.child.signalCode == null) server.child.kill('SIGKILL');
   await balancer?.close();
   if (redisUrl) {
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(redisUrl, prefix);
   }
   rmSync(work, { recursive: true, force: true });
 });
@@ -50,17 +46,6 @@ const FORMULA = SECTIONS.find((section) => section.type === 'formula')!;
 const WRITERS = 4;
 const WATCHERS = 3;
 const SYMBOLS = ['ROFEX:DLR/SPOT', 'BYMA:AL30', 'BYMA:GGAL', 'BYMA:AL30D', 'BYMA:GD30'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** A market socket through the balancer that reconnects after a close, as the data worker does after a 1012. */
 function watcher(url: string, token: string) {

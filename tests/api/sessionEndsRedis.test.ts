@@ -8,11 +8,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type WebSocket from 'ws';
 import { AdminPositionsResponse } from '../../src/protocol/broker.js';
 import { ADMIN, checkToken, createUser, expectBody, expectPong, expectSuccess, logout, pollUntil, session, type Session } from './helpers.js';
+import { dropRedisKeys } from './redisKeys.js';
 import { ENDED_WITHIN_MS, expectEnded, openSessionSockets } from './sessionSockets.js';
 import { testSchemaUrl } from './pgSchemas.js';
 import { startServerProcess, type ServerProcess } from './serverProcess.js';
@@ -52,10 +52,7 @@ afterAll(async () => {
   for (const socket of opened) socket.terminate();
   for (const child of children) if (child.exitCode == null && child.signalCode == null) child.kill('SIGKILL');
   if (redisUrl) {
-    const redis = new Redis(redisUrl);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(redisUrl, prefix);
   }
   rmSync(dataDir, { recursive: true, force: true });
 });

@@ -11,10 +11,10 @@
 // 127.0.0.1: behind TRUST_PROXY=1 a test names other addresses in X-Forwarded-For, as a proxy
 // would.
 import { randomBytes } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../server/config.js';
 import { databaseTargets, startServer, type DatabaseTarget, type TestServer } from './harness.js';
+import { dropRedisKeys } from './redisKeys.js';
 import {
   ADMIN,
   DEMO,
@@ -40,10 +40,7 @@ afterEach(async () => {
 });
 afterAll(async () => {
   if (!redisUrl) return;
-  const redis = new Redis(redisUrl);
-  const keys = await redis.keys(`${prefix}*`);
-  if (keys.length > 0) await redis.del(...keys);
-  await redis.quit();
+  await dropRedisKeys(redisUrl, prefix);
 });
 
 interface Counted {

@@ -5,9 +5,9 @@
 // another build of the client at the same origin).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from '../fakes/netProxy';
 
 export interface OwnServer {
   /** http://127.0.0.1:<port> */
@@ -27,17 +27,6 @@ function noteGroup(pid: number | undefined, running: boolean): void {
   if (!dir || !pid) return;
   if (running) writeFileSync(path.join(dir, String(pid)), '');
   else rmSync(path.join(dir, String(pid)), { force: true });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function waitUntilUp(url: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -180,3 +180,15 @@ export async function startBalancer(ports: number[]): Promise<Balancer> {
       }),
   };
 }
+
+/** A port free on 127.0.0.1 now, for a server that must come back on the same one. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
