@@ -42,6 +42,7 @@ import { registerPositionsSocket } from './ws/positions.js';
 import { createSocketRegistry } from './ws/registry.js';
 import { SocketCloseCode } from '../src/protocol/socket.js';
 import { createSessionEnds } from './sessionEnds.js';
+import { createWorkspaceEvents } from './workspace/events.js';
 import { z } from '../src/protocol/zod.js';
 
 // zod's compiled checks, which the client goes without (its CSP forbids `new Function`:
@@ -212,7 +213,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     onError: (error) => app.log.warn({ err: error }, 'session sweep'),
   });
   const userTurns = createUserTurns(config.userConcurrentRequests, USER_WAITING_REQUESTS);
-  const ctx: AppContext = { config, db, auth, workspace, market, broker, sockets, sessionEnds, userTurns, refusals, now };
+  const workspaceEvents = createWorkspaceEvents(cluster, (error) => app.log.warn({ err: error }, 'workspace events'));
+  const ctx: AppContext = { config, db, auth, workspace, workspaceEvents, market, broker, sockets, sessionEnds, userTurns, refusals, now };
   if (seeded.includes(DEMO_USER)) await seedDemoWorkspace(ctx, app.log);
 
   // On close (a SIGTERM, a rolling restart) every socket is told the server restarts (1012)

@@ -4,6 +4,7 @@ import type { Config } from './config.js';
 import type { Db } from './db/index.js';
 import type { SocketRegistry } from './ws/registry.js';
 import type { WorkspaceService } from './workspace/service.js';
+import type { WorkspaceEvents } from './workspace/events.js';
 import type { MarketService } from './market/service.js';
 import type { BrokerService } from './broker/service.js';
 import type { SessionEnds } from './sessionEnds.js';
@@ -17,6 +18,8 @@ export interface AppContext {
   /** The authenticated sockets by session, so that ending a session closes its sockets too. */
   sockets: SocketRegistry;
   workspace: WorkspaceService;
+  /** Tells a user's other devices, on every process, that their workspace changed. */
+  workspaceEvents: WorkspaceEvents;
   market: MarketService;
   broker: BrokerService;
   /** Ended sessions: their sockets close and their users' broker sessions end, in every process. */

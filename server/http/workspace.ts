@@ -5,7 +5,17 @@
 // client stores it without reading again.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { setImmediate as nextLoopRound } from 'node:timers/promises';
-import { CheckOptionRequest, FolderTree, NewVisorRequest, UpdateSeccionesRequest, UpdateVisorRequest, VisorId } from '../../src/protocol/workspace.js';
+import {
+  CheckOptionRequest,
+  FolderTree,
+  MAX_PUSHED_VISOR_BYTES,
+  NewVisorRequest,
+  UpdateSeccionesRequest,
+  UpdateVisorRequest,
+  VisorId,
+  type Visor,
+  type WorkspaceEvent,
+} from '../../src/protocol/workspace.js';
 import type { AppContext } from '../context.js';
 import { ForbiddenError, InvalidError, NotFoundError, TooLargeError } from '../errors.js';
 import { matchesIfNoneMatch } from './broker.js';
@@ -31,6 +41,16 @@ function self(request: FastifyRequest, userId: string) {
 
 function actor(request: FastifyRequest) {
   return { user: request.user!, ...clientAddress(request) };
+}
+
+/**
+ * A visor as a workspace event carries it: whole, or past MAX_PUSHED_VISOR_BYTES only its id and
+ * version (each device reads it). `bodyBytes`: the size of the save that wrote its sections, when
+ * known, which spares serializing a megabyte once more only to measure it.
+ */
+function pushed(visor: Visor, bodyBytes?: number): Pick<WorkspaceEvent, 'visor' | 'behind'> {
+  const bytes = bodyBytes ?? (visor.secciones.length === 0 ? 0 : Buffer.byteLength(JSON.stringify(visor.secciones)));
+  return bytes <= MAX_PUSHED_VISOR_BYTES ? { visor } : { behind: { id: visor.visor_id, version: visor.version } };
 }
 
 /** A visor id from the path; one that cannot exist is simply not found. */
@@ -74,6 +94,8 @@ function refuseBodyPastRoom(ctx: AppContext) {
 
 export function workspaceRoutes(ctx: AppContext) {
   const workspace = ctx.workspace;
+  /** The user's other sessions hear what this request changed (workspace/events.ts). */
+  const tell = (request: FastifyRequest, change: Omit<WorkspaceEvent, 'event'>) => ctx.workspaceEvents.changed(request.user!.id, request.tokenHash, change);
   return async (app: FastifyInstance) => {
     // ---------------------------------------------------------------- folder tree
     app.get<OneId>('/visores/:id/folders', async (request, reply) => {
@@ -91,6 +113,7 @@ export function workspaceRoutes(ctx: AppContext) {
       const nodes = parseBody(FolderTree, request.body);
       const ifMatch = parseIfMatch(request.headers['if-match']);
       const { version, deleted, workspace: state } = await workspace.saveTree(actor(request), nodes, ifMatch);
+      tell(request, { change: 'tree', workspace: state, removed: deleted });
       reply.header('etag', `"${version}"`);
       return { status: 'success', version, deleted, workspace: state };
     });
@@ -111,12 +134,14 @@ export function workspaceRoutes(ctx: AppContext) {
       self(request, request.params.id);
       const input = parseBody(NewVisorRequest, request.body);
       const { visor, workspace: state } = await workspace.createVisor(actor(request), input);
+      tell(request, { change: 'create', workspace: state, ...pushed(visor) });
       return { status: 'success', data: { id_visor: visor.visor_id, visor }, workspace: state };
     });
 
     app.put<OneId>('/visores/:id', async (request) => {
       const input = parseBody(UpdateVisorRequest, request.body);
       const { visor, workspace: state } = await workspace.updateVisor(actor(request), visorIdOf(request.params.id), input);
+      tell(request, { change: 'visor', workspace: state, ...pushed(visor) });
       return { status: 'success', data: visor, workspace: state };
     });
 
@@ -128,17 +153,22 @@ export function workspaceRoutes(ctx: AppContext) {
       // requests go first, so a big save delays them by one stretch, not by the whole save.
       await nextLoopRound();
       const visor = await workspace.updateSecciones(actor(request), visorIdOf(request.params.id), secciones, ifMatch);
+      tell(request, { change: 'sections', ...pushed(visor, Number(request.headers['content-length']) || undefined) });
       reply.header('etag', `"${visor.version}"`);
       return { status: 'success', data: visor };
     });
 
     app.put<OneId>('/visores/:id/check_option', async (request) => {
       const { value } = parseBody(CheckOptionRequest, request.body);
-      return { status: 'success', data: await workspace.setPublic(actor(request), visorIdOf(request.params.id), value) };
+      const visor = await workspace.setPublic(actor(request), visorIdOf(request.params.id), value);
+      tell(request, { change: 'public', ...pushed(visor) });
+      return { status: 'success', data: visor };
     });
 
     app.delete<OneId>('/visores/:id', async (request) => {
-      const state = await workspace.deleteVisor(actor(request), visorIdOf(request.params.id));
+      const visorId = visorIdOf(request.params.id);
+      const state = await workspace.deleteVisor(actor(request), visorId);
+      tell(request, { change: 'delete', workspace: state, removed: [visorId] });
       return { status: 'ok', workspace: state };
     });
 
@@ -146,6 +176,7 @@ export function workspaceRoutes(ctx: AppContext) {
     app.put<TwoIds>('/visores/:id/:id2/fav', async (request) => {
       self(request, request.params.id);
       const { fav, workspace: state } = await workspace.toggleFav(actor(request), visorIdOf(request.params.id2));
+      tell(request, { change: 'favourite', workspace: state });
       return { status: 'success', data: { fav }, workspace: state };
     });
 
@@ -163,6 +194,7 @@ export function workspaceRoutes(ctx: AppContext) {
     app.post<TwoIds>('/visores/:id/:id2/clonar', async (request) => {
       self(request, request.params.id);
       const { visor, workspace: state } = await workspace.cloneVisor(actor(request), visorIdOf(request.params.id2));
+      tell(request, { change: 'clone', workspace: state, ...pushed(visor) });
       return { status: 'success', data: { id_visor: visor.visor_id, visor }, workspace: state };
     });
 

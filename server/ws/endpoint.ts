@@ -17,7 +17,11 @@ import { normalizeOrigin, socketOrigins } from '../origins.js';
 export interface SocketSession {
   socket: WebSocket;
   user: UserRow;
+  /** The session the socket authenticated with (its token's hash). */
+  tokenHash: string;
   send(message: unknown): void;
+  /** Sends a message already serialized (one serialization for many sockets). */
+  sendText(text: string): void;
   /** Sends the error of a broken limit and counts it: repeated abuse closes the socket (1008). */
   strike(error: SocketErrorEvent): void;
 }
@@ -113,15 +117,16 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
       let closed = false;
       /** Refused past the cap, its answer held (refuse() sends nothing once it closed meanwhile). */
       let refusing = false;
-      const send = (message: unknown) => {
+      const sendText = (text: string) => {
         if (socket.readyState !== socket.OPEN) return;
         if (socket.bufferedAmount > SOCKET_LIMITS.maxUnsentBytes) {
           request.log.warn({ unsent: socket.bufferedAmount }, `socket ${path} closed: the client does not read`);
           socket.close(1008, closeReason(UNREAD_REASON));
           return;
         }
-        socket.send(JSON.stringify(message));
+        socket.send(text);
       };
+      const send = (message: unknown) => sendText(JSON.stringify(message));
       const sendEvent = (event: ControlEvent) => send(event);
       /** Sends the error (with what it names) and closes the socket with `code`. */
       const refuse = (message: string, code: number, names: Omit<SocketErrorEvent, 'event' | 'message'> = {}) => {
@@ -167,7 +172,7 @@ export function registerSocketEndpoint(app: FastifyInstance, ctx: AppContext, pa
             return refuse(tooManySocketsMessage(ctx.config.socketsPerUser), SocketCloseCode.tooManySockets);
           }
           tokenHash = hashToken(auth.data.token);
-          session = { socket, user, send, strike };
+          session = { socket, user, tokenHash, send, sendText, strike };
           ctx.sockets.add(tokenHash, user.id, socket);
           handler.onAuthenticated?.(session);
           const { _id, username, role } = toPublicUser(user);

@@ -355,8 +355,12 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
   });
 
   registerSocketEndpoint(app, ctx, '/ws/market', {
-    // Known from the start, so the admin's socket list shows a socket that watches nothing yet.
-    onAuthenticated: (session) => void clientOf(session),
+    onAuthenticated(session) {
+      // Known from the start, so the admin's socket list shows a socket that watches nothing yet.
+      clientOf(session);
+      // Heard from before the `authenticated` event: a client that catches up after it misses nothing.
+      ctx.workspaceEvents.add(session.user.id, session);
+    },
     // The markets' states come first, so the client knows them before any quote.
     afterAuthenticated(session) {
       session.send(ctx.market.markets.current());
@@ -420,6 +424,7 @@ export function registerMarketSocket(app: FastifyInstance, ctx: AppContext): voi
     },
     onClose(session) {
       sessions.delete(session);
+      ctx.workspaceEvents.remove(session.user.id, session);
       clients.get(session)?.close();
     },
   });

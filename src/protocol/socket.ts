@@ -3,6 +3,7 @@
 import { safeText, z } from './zod';
 import { PublicUser } from './auth';
 import { MarketsEvent } from './market';
+import { WorkspaceEvent } from './workspace';
 
 /** Largest message a client may send, in bytes (reference/browser-notes.md). */
 export const MAX_SOCKET_MESSAGE_BYTES = 64 * 1024;
@@ -59,8 +60,8 @@ export type UnsubscribedEvent = z.infer<typeof UnsubscribedEvent>;
 export const SubscribedEvent = z.strictObject({ event: z.literal('subscribed'), symbol: z.string() });
 export type SubscribedEvent = z.infer<typeof SubscribedEvent>;
 
-/** Server → client control events (`markets` on /ws/market only). Data messages never carry an `event` key. */
-export const ControlEvent = z.union([AuthenticatedEvent, PongEvent, SocketErrorEvent, UnsubscribedEvent, SubscribedEvent, MarketsEvent]);
+/** Server → client control events (`markets` and `workspace` on /ws/market only). Data messages never carry an `event` key. */
+export const ControlEvent = z.union([AuthenticatedEvent, PongEvent, SocketErrorEvent, UnsubscribedEvent, SubscribedEvent, MarketsEvent, WorkspaceEvent]);
 export type ControlEvent = z.infer<typeof ControlEvent>;
 
 /** Limits per socket: message size, message rate, and how much abuse closes it. */

@@ -578,3 +578,34 @@ export const STALE_VISOR = 'El visor cambió en otra pestaña o dispositivo. Rec
 /** POST /visores/{userId}/{visorId}/verify_owner_visor. */
 export const OwnerResponse = successData(z.strictObject({ owner: z.boolean() }));
 export type OwnerResponse = z.infer<typeof OwnerResponse>;
+
+/** What a workspace write changed, as the `workspace` event names it. */
+export const WorkspaceChangeKind = z.enum(['tree', 'create', 'visor', 'sections', 'public', 'delete', 'favourite', 'clone']);
+export type WorkspaceChangeKind = z.infer<typeof WorkspaceChangeKind>;
+
+/**
+ * A visor pushed whole to the user's other devices up to this size of JSON; a bigger one is
+ * named with its version (`behind`) and each device reads it (GET …/get), so a megabyte of
+ * sections is not copied to every socket at every save.
+ */
+export const MAX_PUSHED_VISOR_BYTES = 64 * 1024;
+
+/**
+ * /ws/market, to every other session of the user, on every process: their workspace changed
+ * (on another device or browser). It carries what the write answered its writer, and a device
+ * stores it the same way the writer stored its answer (src/workers/syncStore.ts), with no
+ * request; only a visor too big to push is read.
+ */
+export const WorkspaceEvent = z.strictObject({
+  event: z.literal('workspace'),
+  change: WorkspaceChangeKind,
+  /** The workspace (tree, version, favourites) as the write left it; a sections save and Público leave it as it was. */
+  workspace: WorkspaceState.optional(),
+  /** The visor the write created or changed, sections included. */
+  visor: Visor.optional(),
+  /** In place of `visor` when it is over MAX_PUSHED_VISOR_BYTES: which one, and the version to read. */
+  behind: z.strictObject({ id: VisorId, version: z.number().int().nonnegative() }).optional(),
+  /** Visores the write deleted (a delete, or a tree save that dropped their leaves). */
+  removed: z.array(VisorId).optional(),
+});
+export type WorkspaceEvent = z.infer<typeof WorkspaceEvent>;

@@ -208,6 +208,8 @@ interface Inbox {
    * reads the answers it waits for, and a test about the markets reads these (marketsEvents).
    */
   markets: unknown[];
+  /** /ws/market's `workspace` events (the user's workspace changed elsewhere), apart for the same reason. */
+  workspace: unknown[];
   closed: CloseInfo | null;
   /** Called on every message or close; each waiter decides whether it is satisfied. */
   listeners: Set<() => void>;
@@ -249,7 +251,7 @@ export interface OpenSocketOptions {
 /** Opens a socket and resolves once it is open; rejects with SocketRefused when the upgrade is refused. */
 export function openSocket(url: string, options: OpenSocketOptions = {}): Promise<WebSocket> {
   const socket = new WebSocket(url, options.origin ? { origin: options.origin } : {});
-  const inbox: Inbox = { messages: [], markets: [], closed: null, listeners: new Set() };
+  const inbox: Inbox = { messages: [], markets: [], workspace: [], closed: null, listeners: new Set() };
   inboxes.set(socket, inbox);
   const notify = () => {
     for (const listener of [...inbox.listeners]) listener();
@@ -262,7 +264,9 @@ export function openSocket(url: string, options: OpenSocketOptions = {}): Promis
     } catch {
       message = { unparseable: text };
     }
-    if (typeof message === 'object' && message != null && (message as { event?: unknown }).event === 'markets') inbox.markets.push(message);
+    const event = typeof message === 'object' && message != null ? (message as { event?: unknown }).event : undefined;
+    if (event === 'markets') inbox.markets.push(message);
+    else if (event === 'workspace') inbox.workspace.push(message);
     else inbox.messages.push(message);
     notify();
   });
@@ -359,6 +363,25 @@ export function nextMarketsEvent(socket: WebSocket, what: string, matches: (even
     },
     timeoutMs,
   ).then(({ event }) => event);
+}
+
+/** The next `workspace` event of a market socket (the oldest received and not yet taken). */
+export function nextWorkspaceEvent(socket: WebSocket, timeoutMs = WAIT_MS): Promise<unknown> {
+  return waitFor(
+    socket,
+    'a workspace event',
+    (inbox) => {
+      if (inbox.workspace.length > 0) return { event: inbox.workspace.shift() };
+      if (inbox.closed) throw new Error(`Socket closed (${inbox.closed.code} ${inbox.closed.reason}) before a workspace event`);
+      return undefined;
+    },
+    timeoutMs,
+  ).then(({ event }) => event);
+}
+
+/** The `workspace` events a market socket received and no test took yet (taken now). */
+export function takeWorkspaceEvents(socket: WebSocket): unknown[] {
+  return inboxOf(socket).workspace.splice(0);
 }
 
 /** Resolves with the close code and reason, whenever the close happened (failing after `timeoutMs`). */
