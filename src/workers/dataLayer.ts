@@ -144,6 +144,11 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
     onTabGone: releaseAll,
     onStatus: (status) => {
       if (status.state === 'open') tracker.reached();
+      // Back after being away (asleep, offline, a restart): what other devices changed meanwhile.
+      if (status.state === 'open' && status.reconnected && session) void sync.reconnected();
+    },
+    onWorkspace: (event) => {
+      if (session) void sync.changedElsewhere(event);
     },
   });
   const positions = createPositionsSocket({ url: env.positionsSocketUrl, getToken, WebSocket: env.WebSocket, http: positionsHttp, log: eventLog });

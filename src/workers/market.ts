@@ -3,6 +3,7 @@
 import { yyyymmdd } from '../lib/calendar';
 import type { Quote } from '../lib/quote';
 import { ExpirationResponse } from '../protocol/market';
+import type { WorkspaceEvent } from '../protocol/workspace';
 import type { PlainError } from '../shared/errors';
 import type { HttpClient } from '../shared/http';
 import type { MarketsEvent, MarketStatus, SubscribeResult, TabPort, TabRegistration, TabReply } from './api';
@@ -31,6 +32,8 @@ export interface MarketServiceOptions {
   onTabGone?: (tabId: string) => void;
   /** Every change of the market socket's status (the worker's connectivity follows it). */
   onStatus?: (status: MarketStatus) => void;
+  /** The user's workspace changed on another device or browser (the socket's `workspace` event). */
+  onWorkspace?: (event: WorkspaceEvent) => void;
 }
 
 export type MarketService = ReturnType<typeof createMarketService>;
@@ -82,6 +85,7 @@ export function createMarketService(options: MarketServiceOptions) {
       options.onStatus?.(status);
       for (const port of tabs.values()) port.postMessage({ type: 'market-status', status });
     },
+    onWorkspace: (event) => options.onWorkspace?.(event),
     onMarkets(event) {
       if (event === null && markets === null) return;
       markets = event;

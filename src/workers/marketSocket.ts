@@ -4,10 +4,12 @@
 // has, in batch messages of up to 500 symbols carrying a requestId, so a reconnect
 // subscribes every wanted symbol again exactly once. What is asked before the socket is
 // ready waits for it. Inbound messages go through the 100/10 buffer (src/lib/inboundBuffer).
-// The `markets` event (each market's state, after auth and on every change) is checked against
-// the protocol and handed on as it is.
+// The `markets` event (each market's state, after auth and on every change) and the
+// `workspace` event (the user's workspace changed elsewhere) are checked against the protocol
+// and handed on as they are.
 import { MAX_SYMBOLS_PER_MESSAGE, MarketsEvent } from '../protocol/market';
 import { SocketCloseCode } from '../protocol/socket';
+import { WorkspaceEvent } from '../protocol/workspace';
 import { backoffDelay } from '../lib/backoff';
 import { createInboundBuffer, type InboundEntry, type InboundMessage } from '../lib/inboundBuffer';
 import { applyPayload, type Quote } from '../lib/quote';
@@ -45,6 +47,8 @@ export interface MarketSocketOptions {
   onStatus(status: MarketStatus): void;
   /** Each `markets` event (every market's state), as the server sends it; null when the session ends. */
   onMarkets?(event: MarketsEvent | null): void;
+  /** Each `workspace` event: the user's workspace changed on another device or browser. */
+  onWorkspace?(event: WorkspaceEvent): void;
   /** Runs `task` after yielding to the event loop (between inbound batches). */
   yieldThen?(task: () => void): void;
   /** A number in [0, 1): spreads the reconnects after a server restart. Math.random unless tested. */
@@ -151,6 +155,12 @@ export function createMarketSocket(options: MarketSocketOptions): MarketSocket {
       const parsed = MarketsEvent.safeParse(message);
       if (parsed.success) options.onMarkets?.(parsed.data);
       else log.warn(`Market socket: a markets event outside the protocol (${parsed.error.issues[0]?.message ?? ''})`);
+      return;
+    }
+    if (message.event === 'workspace') {
+      const parsed = WorkspaceEvent.safeParse(message);
+      if (parsed.success) options.onWorkspace?.(parsed.data);
+      else log.warn(`Market socket: a workspace event outside the protocol (${parsed.error.issues[0]?.message ?? ''})`);
       return;
     }
     if (message.event === 'error') {

@@ -23,6 +23,7 @@ import {
   type UpdateVisorRequest,
   type ReadVisor,
   type Visor,
+  type WorkspaceEvent,
 } from '../protocol/workspace';
 import type { LocalRevision, VisoresDb } from '../shared/db';
 import { backoffDelay } from '../lib/backoff';
@@ -306,6 +307,22 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
     return flushing;
   }
 
+  /**
+   * A pushed tree older than the cached one (events of two processes may cross on their way):
+   * not stored over it. One of the same version is stored (a favourite of a visor outside the
+   * tree, a rename, leave the version as it was).
+   */
+  async function olderTree(userId: string, version: number): Promise<boolean> {
+    const cached = await db.folderTrees.get(userId);
+    return cached != null && cached.version > version;
+  }
+
+  /** A pushed visor not older than the cached one (by its sections' version). */
+  async function newerVisor(userId: string, visor: Visor): Promise<boolean> {
+    const cached = await db.visores.get([userId, visor.visor_id]);
+    return cached == null || cached.version <= visor.version;
+  }
+
   /** Runs a read one at a time; a failure is only logged (spec section 8) and answered. */
   function logged(work: () => Promise<void>): Promise<Result<void>> {
     return serial(async () => {
@@ -416,6 +433,34 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
 
     /** The server answers again: the outbox is replayed. */
     flush,
+
+    /**
+     * Another device or browser of the user wrote (a `workspace` event on the market socket): what
+     * the write answered its writer is stored the same way the writer stored it, in order with
+     * this browser's own writes; a visor too big to push is read. While this browser's offline
+     * changes wait, nothing is stored: their replay reads the workspace after it.
+     */
+    changedElsewhere(event: WorkspaceEvent): Promise<Result<void>> {
+      return logged(async () => {
+        const userId = deps.getSession()?.userId;
+        if (!userId || (await outbox.count(userId)) > 0) return;
+        const visor = event.visor && (await newerVisor(userId, event.visor)) ? event.visor : undefined;
+        if (event.workspace && !(await olderTree(userId, event.workspace.version))) {
+          await store.applyWorkspace(userId, event.workspace, { ...(visor ? { visor } : {}), ...(event.removed ? { removed: event.removed } : {}) });
+        } else if (visor) {
+          await store.putVisor(userId, visor);
+        }
+        if (event.behind) await reads.readBehind(userId, event.behind.id, event.behind.version);
+      });
+    },
+
+    /** The market socket is back after being away: what changed meanwhile, elsewhere, is read once. */
+    reconnected(): Promise<Result<void>> {
+      return logged(async () => {
+        const userId = deps.getSession()?.userId;
+        if (userId && (await outbox.count(userId)) === 0) await reads.readAll(userId);
+      });
+    },
 
     /** A tab became visible: the version check, when the cache was last confirmed a while ago. Signed out, nothing. */
     visible(): Promise<Result<void>> {

@@ -3,7 +3,9 @@
 // favourites, then the sections of each visor not cached at its listed version, so every own
 // visor still opens offline), on a 412 (the tree moved on: the whole of it again), and when a
 // tab becomes visible after a while, with a version check that costs one GET answered 304
-// without a body while nothing changed; when it did (another device), the whole of it.
+// without a body while nothing changed; when it did (another device), the whole of it. And
+// when the market socket is back after being away (what other devices changed meanwhile; while
+// it is connected, their changes come on it whole, and only a visor too big to push is read).
 // Mounting a screen reads nothing: the tabs render Dexie, which every write keeps current.
 // Tabs of one browser share the worker and Dexie, so a change in one needs no read in another.
 import { FavsResponse, FolderTreeResponse, ReadVisorResponse, VisorListResponse, isOwnVisor, type TreeNode, type VisorSummary } from '../protocol/workspace';
@@ -135,6 +137,13 @@ export function createSyncRefresh({ db, http, store, now }: SyncRefreshDeps) {
 
   return {
     readAll,
+
+    /** Reads a visor's sections into the cache unless it has them at `version` or later (a `workspace` event's `behind`). */
+    async readBehind(userId: string, visorId: string, version: number): Promise<void> {
+      const cached = await db.visores.get([userId, visorId]);
+      if (cached && cached.version >= version) return;
+      await readVisores(userId, [visorId]);
+    },
 
     /** A tab became visible: a version check when the cache was last confirmed CHECK_AFTER_MS ago or more (or never). */
     async visible(userId: string): Promise<void> {

@@ -10,17 +10,28 @@ import { VisoresDb } from '../../src/shared/db.js';
 import { createHttpClient } from '../../src/shared/http.js';
 import { workspaceQueries } from '../../src/data/workspace.js';
 import { TREE_CHANGE_MESSAGES } from '../../src/lib/treeChanges.js';
-import type { TreeNode } from '../../src/protocol/workspace.js';
+import { WorkspaceEvent, type Section, type TreeNode } from '../../src/protocol/workspace.js';
 import { createEventLog } from '../../src/workers/eventLog.js';
 import type { WorkerSession } from '../../src/workers/api.js';
 import { createWorkspaceSync } from '../../src/workers/sync.js';
 import { CHECK_AFTER_MS } from '../../src/workers/syncRefresh.js';
 import { databaseTargets, startServer, type TestServer } from './harness.js';
-import { ADMIN, createUser, expectSuccess, session, type Session } from './helpers.js';
+import { ADMIN, createUser, expectShape, expectSuccess, nextWorkspaceEvent, openAuthenticatedSocket, session, type Session } from './helpers.js';
 import { SECTIONS, folder, getFavs, leaf, leafOfVisor, newVisor, readTree, readVisor, saveTree } from './workspace.js';
 
 const [sqlite] = databaseTargets();
 let dbCount = 0;
+
+/** A formula section of about 10 KB. */
+function bulkySection(id: string): Section {
+  return {
+    id,
+    type: 'formula',
+    title: id,
+    layout: { x: 0, y: 0, w: 6, h: 4 },
+    config: { formulas: Array.from({ length: 24 }, (_, f) => ({ name: `F${f}`, expression: `BYMA:AL30 / BYMA:AL30D + ${'1'.repeat(400)}`, unit: 'price' })) },
+  };
+}
 
 describe('workspace sync against the server', () => {
   let server: TestServer;
@@ -246,6 +257,78 @@ describe('workspace sync against the server', () => {
     expect(requests.splice(0)).toEqual([`GET ${path}/folders`, `GET ${path}`, `GET ${path}/getFavs`, `GET /api/visores/${elsewhere}/get`]);
     await expectTreeInStep(user, database);
     expect(await workspaceQueries.visor(database, userId, elsewhere)).toEqual({ ...(await readVisor(user, elsewhere)), userId });
+  });
+
+  it("stores another device's writes from the socket's workspace events as the writer stored them, with no request; reads only a visor too big to push", async () => {
+    const user = await createUser(server, admin.token);
+    // This browser: a session of its own, whose market socket hears the other device's writes.
+    const here = await session(server, { username: user.user.username, password: user.password });
+    const { sync, database, requests, userId } = syncFor(here);
+    const socket = await openAuthenticatedSocket(server.wsUrl('/ws/market'), here.token);
+    try {
+      expect(await sync.refresh()).toMatchObject({ ok: true });
+      requests.length = 0;
+      const heard = async () => expectShape(WorkspaceEvent, await nextWorkspaceEvent(socket), 'the workspace event');
+      const follow = async () => expect(await sync.changedElsewhere(await heard())).toMatchObject({ ok: true });
+      const expectInStep = async (visorId: string) => {
+        expect(await workspaceQueries.visor(database, userId, visorId)).toEqual({ ...(await readVisor(user, visorId)), userId });
+        await expectTreeInStep(user, database);
+        expect(await workspaceQueries.favourites(database, userId)).toEqual({ userId, ...(await getFavs(user)) });
+      };
+
+      // The other device (the user's first session) creates a visor, saves its sections, renames
+      // it and makes it a favourite: each is stored from its event alone.
+      const visorId = await newVisor(user, { title: 'Del teléfono', folder_id: null });
+      await follow();
+      expectSuccess(await user.api.put(`/api/visores/${visorId}/update_secciones`, { secciones: SECTIONS }));
+      await follow();
+      expectSuccess(await user.api.put(`/api/visores/${visorId}`, { title: 'Renombrado en el teléfono' }));
+      await follow();
+      expectSuccess(await user.api.put(`/api/visores/${userId}/${visorId}/fav`, {}));
+      await follow();
+      expectSuccess(await saveTree(user, [folder('F', [leaf(visorId)])], (await readTree(user)).version));
+      await follow();
+      expect(requests).toEqual([]);
+      await expectInStep(visorId);
+
+      // Sections too big to push: the event names the visor and its version, and only it is read.
+      const bulky = Array.from({ length: 8 }, (_, index) => bulkySection(`bulky-${index}`));
+      expectSuccess(await user.api.put(`/api/visores/${visorId}/update_secciones`, { secciones: bulky }));
+      await follow();
+      expect(requests.splice(0)).toEqual([`GET /api/visores/${visorId}/get`]);
+      await expectInStep(visorId);
+
+      // Away (the socket closed) while the other device deleted it: back, one read catches up.
+      socket.close();
+      expectSuccess(await user.api.del(`/api/visores/${visorId}`));
+      expect(await sync.reconnected()).toMatchObject({ ok: true });
+      const path = `/api/visores/${userId}`;
+      expect(requests.splice(0)).toEqual([`GET ${path}/folders`, `GET ${path}`, `GET ${path}/getFavs`]);
+      expect(await workspaceQueries.visor(database, userId, visorId)).toBeNull();
+      await expectTreeInStep(user, database);
+    } finally {
+      socket.terminate();
+    }
+  });
+
+  it('does not store a pushed tree older than the one it has (events of two processes may cross)', async () => {
+    const user = await createUser(server, admin.token);
+    const here = await session(server, { username: user.user.username, password: user.password });
+    const { sync, database, userId } = syncFor(here);
+    const socket = await openAuthenticatedSocket(server.wsUrl('/ws/market'), here.token);
+    try {
+      expect(await sync.refresh()).toMatchObject({ ok: true });
+      expectSuccess(await saveTree(user, [folder('A')], (await readTree(user)).version));
+      const first = expectShape(WorkspaceEvent, await nextWorkspaceEvent(socket), 'the first event');
+      expectSuccess(await saveTree(user, [folder('B')], (await readTree(user)).version));
+      const second = expectShape(WorkspaceEvent, await nextWorkspaceEvent(socket), 'the second event');
+      expect(await sync.changedElsewhere(second)).toMatchObject({ ok: true });
+      expect(await sync.changedElsewhere(first)).toMatchObject({ ok: true });
+      await expectTreeInStep(user, database);
+      expect((await workspaceQueries.tree(database, userId))!.nodes.map((node) => ('folder_id' in node ? node.folder_id : node.visor_id))).toEqual(['B']);
+    } finally {
+      socket.terminate();
+    }
   });
 
   it('on 412 reads the tree again and applies the change to it when it still makes sense', async () => {
