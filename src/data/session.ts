@@ -72,7 +72,17 @@ function noAnswer(error: unknown): boolean {
   return error instanceof DOMException && (error.name === 'TimeoutError' || error.name === 'AbortError');
 }
 
-/** Asks the server about a token: the user, or null after removing a token it refused; the last confirmed user when it cannot be reached. */
+/** The server judged the token and refused it: 401, or 400 for one that cannot be a token at all. */
+function refusesToken(error: unknown): boolean {
+  return error instanceof ApiError && !error.isNetwork && (error.status === 401 || error.status === 400);
+}
+
+/**
+ * Asks the server about a token: the user, or null after removing a token it refused (401);
+ * the last confirmed user for anything else. Only a server that answers, and answers 401,
+ * ends a session: no answer, a restart's 503, a 500 or a 429 say nothing about the token, and
+ * a tab must not sign out because the server was away (the next check judges it).
+ */
 function askServer(token: string): Promise<PublicUser | null> {
   const signal = typeof AbortSignal.timeout === 'function' ? AbortSignal.timeout(CHECK_TOKEN_TIMEOUT_MS) : undefined;
   return apiRequest('/checkToken', { method: 'POST', body: { token }, schema: CheckTokenResponse, ...(signal ? { signal } : {}) })
@@ -81,7 +91,7 @@ function askServer(token: string): Promise<PublicUser | null> {
       return response.user;
     })
     .catch((error: unknown) => {
-      if (noAnswer(error)) return lastKnownUser();
+      if (noAnswer(error) || !refusesToken(error)) return lastKnownUser();
       clearSession();
       return null;
     });

@@ -79,8 +79,11 @@ async function signedIn(context: BrowserContext): Promise<Page> {
 
 const banner = (page: Page) => page.getByRole('status').filter({ hasText: /^Sin conexión desde \d\d:\d\d/ });
 
-/** Drags a section by its grip to the right half of the grid; answers its layout after. */
-async function moveRight(page: Page, title: string): Promise<string> {
+/**
+ * Drags a section by its grip to the right half of the grid, offline; answers its layout after,
+ * once the save state says the outbox keeps it (`unsent`: the header's words).
+ */
+async function moveRight(page: Page, title: string, unsent: string): Promise<string> {
   const target = section(page, title);
   const before = (await target.boundingBox())!;
   const grip = (await target.locator('.section-frame__grip').boundingBox())!;
@@ -90,7 +93,7 @@ async function moveRight(page: Page, title: string): Promise<string> {
   await page.mouse.move(grip.x + before.width + 20, grip.y + grip.height / 2, { steps: 10 });
   await page.mouse.up();
   await expect.poll(async () => Number((await target.getAttribute('data-layout'))?.split(',')[0])).toBeGreaterThan(0);
-  await expect(page.getByRole('status').filter({ hasText: /^Guardado$/ })).toBeVisible();
+  await expect(page.locator('.visor-header__save')).toHaveText(unsent);
   return (await target.getAttribute('data-layout'))!;
 }
 
@@ -119,7 +122,7 @@ test('an offline rename, favourite and section move reach the server once each w
   await dialog.getByRole('button', { name: 'Guardar' }).click();
   await expect(dialog).toBeHidden();
   await first.getByRole('button', { name: 'Agregar a Favoritos' }).click();
-  const moved = await moveRight(first, 'Uno');
+  const moved = await moveRight(first, 'Uno', '3 cambios sin enviar: sin conexión');
 
   // Every tab shows the edits at once, from the cache; the banner counts them.
   for (const page of [first, second]) {
@@ -127,6 +130,8 @@ test('an offline rename, favourite and section move reach the server once each w
     await expect(page.getByRole('button', { name: 'Remover Favorito' })).toHaveAttribute('aria-pressed', 'true');
     await expect(section(page, 'Uno')).toHaveAttribute('data-layout', moved);
     await expect(banner(page)).toContainText('3 cambios se enviarán al volver la conexión');
+    // The save state says it in every tab, not only in the one that made them.
+    await expect(page.locator('.visor-header__save')).toHaveText('3 cambios sin enviar: sin conexión');
   }
   // The server has none of them yet.
   expect(await readTree()).toEqual(treeBefore);
@@ -148,6 +153,7 @@ test('an offline rename, favourite and section move reach the server once each w
   for (const page of [first, second]) {
     await expect(page.getByRole('button', { name: 'Remover Favorito' })).toHaveAttribute('aria-pressed', 'true');
     await expect(section(page, 'Uno')).toHaveAttribute('data-layout', moved);
+    await expect(page.locator('.visor-header__save')).toHaveText('Guardado');
     await expect(first.getByRole('button', { name: 'Buscar' })).toBeEnabled();
   }
   await context.close();

@@ -1,21 +1,29 @@
 // A visor deleted elsewhere while this tab has it open (issue 21, "no edit is lost or applied
-// twice"): deleted on another device (here, the same user through the API), the next change
+// twice"): deleted on another device whose change this browser has not heard of (here, through
+// the API with this browser's own session, which the server does not push to), the next change
 // of it is answered 410; the screen says the visor was deleted, one toast says the change was
 // not saved, the sidebar no longer lists it, and nothing is sent again. Deleted from the
 // sidebar of another tab of this browser, the open tab says so at once. A delete of a visor
 // deleted elsewhere already is done, not an error.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { VISOR_DELETED, VISOR_GONE_MESSAGE } from '../../src/features/visor/saveMessages';
-import { signIn } from './helpers';
+import { signIn, storedToken } from './helpers';
 import { newUser, type Account } from './shellHelpers';
 import { expectSaved, login, renameSection, section, seedVisor } from './visorHelpers';
 import { create, favouritesSection, row, rowAction, workspaceTree } from './workspaceHelpers';
 
 test.describe.configure({ timeout: 60_000 });
 
-/** Another device: the same user, through the API. */
-async function asAnotherDevice(request: APIRequestContext, account: Account) {
-  const { token, user } = await login(request, account);
+/**
+ * Another device whose change this browser did not hear of (pushed changes lost, or not there
+ * yet): the same user through the API, with this browser's own session, which the server's
+ * push leaves out as the writer's. The change comes to this browser only as the next write's 410.
+ */
+async function asAnotherDevice(request: APIRequestContext, account: Account, page: Page | null) {
+  const { user, token: own } = await login(request, account);
+  // Before this browser signs in there is nothing to push to: a session of its own does.
+  const token = page ? await storedToken(page) : own;
+  expect(token).not.toBeNull();
   const headers = { authorization: `Bearer ${token}` };
   return {
     async favourite(visorId: string) {
@@ -67,8 +75,7 @@ test('an autosave of a visor deleted on another device: the deleted state, one t
   const account = await newUser(request, 'gone');
   const visorId = await seedVisor(request, account, 'Se borra lejos');
   const other = await seedVisor(request, account, 'Otro');
-  const device = await asAnotherDevice(request, account);
-  await device.favourite(visorId);
+  await (await asAnotherDevice(request, account, null)).favourite(visorId);
   await signIn(page, account);
   await expect(page.getByRole('heading', { name: 'Inicio', level: 1 })).toBeVisible();
   await page.goto(`/visor/${visorId}/edit`);
@@ -78,7 +85,7 @@ test('an autosave of a visor deleted on another device: the deleted state, one t
   await expect(row(favouritesSection(page), 'Se borra lejos')).toBeVisible();
   const toasts = await countToasts(page, VISOR_GONE_MESSAGE);
 
-  await device.delete(visorId);
+  await (await asAnotherDevice(request, account, page)).delete(visorId);
   await renameSection(page, 'Uno', 'Uno después');
 
   await expect(deletedState(page)).toBeVisible();
@@ -123,7 +130,7 @@ test('a favourite toggled on a visor deleted on another device: the deleted stat
   await expect(section(page, 'Uno')).toBeVisible();
   const toasts = await countToasts(page, 'El visor ya se borró');
 
-  await (await asAnotherDevice(request, account)).delete(visorId);
+  await (await asAnotherDevice(request, account, page)).delete(visorId);
   await page.getByRole('button', { name: 'Agregar a Favoritos' }).click();
 
   await expect(deletedState(page)).toBeVisible();
@@ -160,7 +167,7 @@ test('deleting from the sidebar a visor another device deleted already: it leave
   await expect(row(workspaceTree(page), 'Ya borrado')).toBeVisible();
   const errors = await countToasts(page, 'El visor ya se borró');
 
-  await (await asAnotherDevice(request, account)).delete(visorId);
+  await (await asAnotherDevice(request, account, page)).delete(visorId);
   await rowAction(workspaceTree(page), 'Ya borrado', 'Eliminar');
   await page.getByRole('button', { name: 'Si, borrar' }).click();
 

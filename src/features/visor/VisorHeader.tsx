@@ -7,7 +7,7 @@ import { paths } from '../../lib/paths';
 import { Emoji } from '../../ui/Emoji';
 import { Icon } from '../../ui/Icon';
 import { openWorkspaceModal } from '../workspace/modalRequests';
-import type { SaveState } from './useVisorSections';
+import { shownSaveState, type OutboxState, type SaveState } from './saveStateText';
 
 export interface VisorHeaderProps {
   visorId: string;
@@ -19,6 +19,8 @@ export interface VisorHeaderProps {
   fav: boolean;
   isPublic: boolean;
   saveState: SaveState | null;
+  /** The worker's outbox: changes kept until the server has them (every tab's, every visor's). */
+  outbox: OutboxState;
   /** Why owner controls are off, or null. */
   disabledReason: string | null;
   /** Why controls that need the server (Clonar) are off: offline (issue 21), or null. */
@@ -29,12 +31,6 @@ export interface VisorHeaderProps {
   onClone: () => void;
   /** Edit mode's `Agregar sección` menu. */
   addMenu?: ReactNode;
-}
-
-export function saveStateText(state: SaveState): string {
-  if (state.kind === 'saving') return 'Guardando…';
-  if (state.kind === 'saved') return 'Guardado';
-  return `No guardado: ${state.reason}`;
 }
 
 export function VisorHeader(props: VisorHeaderProps) {
@@ -71,11 +67,7 @@ export function VisorHeader(props: VisorHeaderProps) {
         </button>
       )}
       <span className="visor-header__spacer" />
-      {owner && props.saveState && (
-        <span className={`visor-header__save visor-header__save--${props.saveState.kind}`} role="status">
-          {saveStateText(props.saveState)}
-        </span>
-      )}
+      {owner && props.saveState && <SaveStatus state={props.saveState} outbox={props.outbox} />}
       {props.addMenu}
       {owner && (
         <nav className="visor-mode" aria-label="Modo">
@@ -112,5 +104,14 @@ export function VisorHeader(props: VisorHeaderProps) {
       )}
       {disabledReason != null && <p className="visor-header__reason">{disabledReason}</p>}
     </header>
+  );
+}
+
+function SaveStatus({ state, outbox }: { state: SaveState; outbox: OutboxState }) {
+  const shown = shownSaveState(state, outbox);
+  return (
+    <span className={`visor-header__save visor-header__save--${shown.kind}`} role="status">
+      {shown.text}
+    </span>
   );
 }

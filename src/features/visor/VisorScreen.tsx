@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { isOwnVisor, MAX_SECTIONS, type Section } from '../../protocol/workspace';
 import type { VisorRecord } from '../../shared/db';
+import { useConnection } from '../../data/offline';
 import { Menu } from '../../ui/Menu';
 import { MarketStatesLine } from './MarketStatesLine';
 import { addableSections } from './sections/registry';
@@ -25,6 +26,7 @@ export interface VisorScreenProps {
 
 export function VisorScreen({ record, owner, editMode, disabledReason, serverReason = null, busy, ...actions }: VisorScreenProps) {
   const { sections, change, saveState } = useVisorSections(record.visor_id, record.userId, record, disabledReason);
+  const connection = useConnection();
   const [settingsOpenId, setSettingsOpenId] = useState<string | null>(null);
   const shown = sections ?? record.secciones;
 
@@ -77,6 +79,7 @@ export function VisorScreen({ record, owner, editMode, disabledReason, serverRea
         fav={isOwnVisor(record) && record.fav}
         isPublic={record.public}
         saveState={editMode ? saveState : null}
+        outbox={connection}
         disabledReason={disabledReason}
         serverReason={serverReason}
         busy={busy}

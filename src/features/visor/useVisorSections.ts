@@ -46,7 +46,8 @@ function worthRetrying(error: unknown): boolean {
   return code === 'network' || code === 'server' || typeof status !== 'number' || status === 0 || status >= 500;
 }
 
-export type SaveState = { kind: 'saved' } | { kind: 'saving' } | { kind: 'unsaved'; reason: string };
+import type { SaveState } from './saveStateText';
+export type { SaveState };
 
 interface Base {
   sections: Section[];
