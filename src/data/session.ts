@@ -91,7 +91,7 @@ function askServer(token: string): Promise<PublicUser | null> {
       return response.user;
     })
     .catch((error: unknown) => {
-      if (noAnswer(error) || !refusesToken(error)) return lastKnownUser();
+      if (!refusesToken(error)) return lastKnownUser();
       clearSession();
       return null;
     });
