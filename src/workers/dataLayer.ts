@@ -148,7 +148,7 @@ export function createDataWorkerApi(env: DataLayerEnv): DataWorkerApi {
       if (status.state === 'open' && status.reconnected && session) void sync.reconnected();
     },
     onWorkspace: (event) => {
-      if (session) void sync.changedElsewhere(event);
+      if (session) void sync.changedElsewhere(event, session.userId);
     },
   });
   const positions = createPositionsSocket({ url: env.positionsSocketUrl, getToken, WebSocket: env.WebSocket, http: positionsHttp, log: eventLog });

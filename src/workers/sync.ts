@@ -317,10 +317,10 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
     return cached != null && cached.version > version;
   }
 
-  /** A pushed visor not older than the cached one (by its sections' version). */
-  async function newerVisor(userId: string, visor: Visor): Promise<boolean> {
+  /** A pushed visor not older than the cached one (by its sections' version); one not cached only when `made` by the write. */
+  async function newerVisor(userId: string, visor: Visor, made: boolean): Promise<boolean> {
     const cached = await db.visores.get([userId, visor.visor_id]);
-    return cached == null || cached.version <= visor.version;
+    return cached == null ? made : cached.version <= visor.version;
   }
 
   /** Runs a read one at a time; a failure is only logged (spec section 8) and answered. */
@@ -440,17 +440,26 @@ export function createWorkspaceSync(deps: WorkspaceSyncDeps) {
      * this browser's own writes; a visor too big to push is read. While this browser's offline
      * changes wait, nothing is stored: their replay reads the workspace after it.
      */
-    changedElsewhere(event: WorkspaceEvent): Promise<Result<void>> {
+    changedElsewhere(event: WorkspaceEvent, userId: string): Promise<Result<void>> {
       return logged(async () => {
-        const userId = deps.getSession()?.userId;
-        if (!userId || (await outbox.count(userId)) > 0) return;
-        const visor = event.visor && (await newerVisor(userId, event.visor)) ? event.visor : undefined;
+        // Heard for `userId`: after a sign-out meanwhile, the store's checks refuse it.
+        if (deps.getSession()?.userId !== userId || (await outbox.count(userId)) > 0) return;
+        // A visor this browser does not have is stored only when the event made it; any other
+        // (a late event of a visor deleted since) is read, which a deleted one answers 410.
+        const made = event.change === 'create' || event.change === 'clone';
+        const visor = event.visor && (await newerVisor(userId, event.visor, made)) ? event.visor : undefined;
         if (event.workspace && !(await olderTree(userId, event.workspace.version))) {
           await store.applyWorkspace(userId, event.workspace, { ...(visor ? { visor } : {}), ...(event.removed ? { removed: event.removed } : {}) });
-        } else if (visor) {
-          await store.putVisor(userId, visor);
+        } else {
+          if (visor) await store.putVisor(userId, visor);
+          // A delete is never undone: its ids go even when the tree that came with them is older.
+          if (event.removed?.length) await store.removeVisores(userId, event.removed);
         }
-        if (event.behind) await reads.readBehind(userId, event.behind.id, event.behind.version);
+        if (event.visor && !visor && !made && !(await db.visores.get([userId, event.visor.visor_id]))) {
+          await reads.readBehind(userId, event.visor.visor_id, event.visor.version, true);
+        }
+        // A rename or Público leaves the sections' version as it was: read whatever it says.
+        if (event.behind) await reads.readBehind(userId, event.behind.id, event.behind.version, event.change !== 'sections');
       });
     },
 

@@ -138,10 +138,13 @@ export function createSyncRefresh({ db, http, store, now }: SyncRefreshDeps) {
   return {
     readAll,
 
-    /** Reads a visor's sections into the cache unless it has them at `version` or later (a `workspace` event's `behind`). */
-    async readBehind(userId: string, visorId: string, version: number): Promise<void> {
+    /**
+     * Reads a visor into the cache (a `workspace` event's `behind`) unless it has its sections at
+     * `version` or later; `always`: read it whatever its version (a rename or Público, which leave it).
+     */
+    async readBehind(userId: string, visorId: string, version: number, always = false): Promise<void> {
       const cached = await db.visores.get([userId, visorId]);
-      if (cached && cached.version >= version) return;
+      if (!always && cached && cached.version >= version) return;
       await readVisores(userId, [visorId]);
     },
 

@@ -74,6 +74,14 @@ export function createSyncStore({ db, now, stillSignedIn }: SyncStoreDeps) {
       });
     },
 
+    /** Visores deleted elsewhere, without touching the tree (a pushed delete whose tree is older than this one). */
+    async removeVisores(userId: string, visorIds: readonly string[]): Promise<void> {
+      await db.transaction('rw', db.visores, async () => {
+        stillSignedIn(userId);
+        await db.visores.bulkDelete(visorIds.map((visorId): [string, string] => [userId, visorId]));
+      });
+    },
+
     /** One visor (own, or another user's public one) as read, without touching the tree. */
     async putVisor(userId: string, visor: ReadVisor): Promise<void> {
       await db.transaction('rw', db.visores, async () => {

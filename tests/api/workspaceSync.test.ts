@@ -269,7 +269,7 @@ describe('workspace sync against the server', () => {
       expect(await sync.refresh()).toMatchObject({ ok: true });
       requests.length = 0;
       const heard = async () => expectShape(WorkspaceEvent, await nextWorkspaceEvent(socket), 'the workspace event');
-      const follow = async () => expect(await sync.changedElsewhere(await heard())).toMatchObject({ ok: true });
+      const follow = async () => expect(await sync.changedElsewhere(await heard(), userId)).toMatchObject({ ok: true });
       const expectInStep = async (visorId: string) => {
         expect(await workspaceQueries.visor(database, userId, visorId)).toEqual({ ...(await readVisor(user, visorId)), userId });
         await expectTreeInStep(user, database);
@@ -297,6 +297,35 @@ describe('workspace sync against the server', () => {
       await follow();
       expect(requests.splice(0)).toEqual([`GET /api/visores/${visorId}/get`]);
       await expectInStep(visorId);
+      // Renamed and made public while that big: the sections' version stays, and it is read all the same.
+      expectSuccess(await user.api.put(`/api/visores/${visorId}`, { title: 'Grande, renombrado' }));
+      await follow();
+      expectSuccess(await user.api.put(`/api/visores/${visorId}/check_option`, { option: 'public', value: true }));
+      await follow();
+      expect(requests.splice(0)).toEqual([`GET /api/visores/${visorId}/get`, `GET /api/visores/${visorId}/get`]);
+      expect(await workspaceQueries.visor(database, userId, visorId)).toMatchObject({ title: 'Grande, renombrado', public: true });
+      await expectInStep(visorId);
+
+      // A late sections event of a visor deleted since does not bring it back: it is read, and gone.
+      const doomed = await newVisor(user, { title: 'Se borra', folder_id: null });
+      await follow();
+      expectSuccess(await user.api.put(`/api/visores/${doomed}/update_secciones`, { secciones: SECTIONS }));
+      const late = await heard();
+      expectSuccess(await user.api.del(`/api/visores/${doomed}`));
+      await follow();
+      expect(await workspaceQueries.visor(database, userId, doomed)).toBeNull();
+      requests.length = 0;
+      expect(await sync.changedElsewhere(late, userId)).toMatchObject({ ok: true });
+      expect(await workspaceQueries.visor(database, userId, doomed)).toBeNull();
+      expect(requests.splice(0)).toEqual([`GET /api/visores/${doomed}/get`]);
+
+      // An event heard for this user is not stored once another is signed in.
+      const renamedLate = await (async () => {
+        expectSuccess(await user.api.put(`/api/visores/${visorId}`, { title: 'Para otro' }));
+        return heard();
+      })();
+      expect(await sync.changedElsewhere(renamedLate, 'otro-usuario')).toMatchObject({ ok: true });
+      expect(await workspaceQueries.visor(database, userId, visorId)).toMatchObject({ title: 'Grande, renombrado' });
 
       // Away (the socket closed) while the other device deleted it: back, one read catches up.
       socket.close();
@@ -322,8 +351,8 @@ describe('workspace sync against the server', () => {
       const first = expectShape(WorkspaceEvent, await nextWorkspaceEvent(socket), 'the first event');
       expectSuccess(await saveTree(user, [folder('B')], (await readTree(user)).version));
       const second = expectShape(WorkspaceEvent, await nextWorkspaceEvent(socket), 'the second event');
-      expect(await sync.changedElsewhere(second)).toMatchObject({ ok: true });
-      expect(await sync.changedElsewhere(first)).toMatchObject({ ok: true });
+      expect(await sync.changedElsewhere(second, userId)).toMatchObject({ ok: true });
+      expect(await sync.changedElsewhere(first, userId)).toMatchObject({ ok: true });
       await expectTreeInStep(user, database);
       expect((await workspaceQueries.tree(database, userId))!.nodes.map((node) => ('folder_id' in node ? node.folder_id : node.visor_id))).toEqual(['B']);
     } finally {
