@@ -182,7 +182,11 @@ async function waitUntil(what: string, probe: () => Promise<boolean>, timeoutMs 
  * When each of a device's visores takes a title or a section title: `seen(label)` resolves at
  * the moment its database holds a visor whose title, or one of whose sections' titles, is it.
  */
-function watchDevice(device: Device): { seen(label: string): Promise<number>; stop(): void } {
+function watchDevice(device: Device): {
+  seen(label: string): Promise<number>;
+  seenWithin(label: string, timeoutMs: number): Promise<number | null>;
+  stop(): void;
+} {
   const waiting = new Map<string, (at: number) => void>();
   const shown = new Map<string, number>();
   const subscription: Subscription = liveQuery(() => device.db.visores.where('userId').equals(device.userId).toArray()).subscribe({
@@ -202,6 +206,12 @@ function watchDevice(device: Device): { seen(label: string): Promise<number>; st
       const at = shown.get(label);
       if (at != null) return Promise.resolve(at);
       return new Promise((resolve) => waiting.set(label, resolve));
+    },
+    /** As seen(), or null when not shown within `timeoutMs` (its timer cleared once shown). */
+    seenWithin(label, timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), timeoutMs)));
+      return Promise.race([this.seen(label), late]).finally(() => clearTimeout(timer));
     },
     stop: () => subscription.unsubscribe(),
   };
@@ -299,9 +309,7 @@ async function oneUser(servers: BenchServer[], deployment: string): Promise<Row[
   for (let n = 0; n < WRITES; n += 1) {
     const started = Date.now();
     const label = await write(writer, visorId, n);
-    const shown = await Promise.all(
-      watches.map((watch) => Promise.race([watch.seen(label), new Promise<null>((resolve) => setTimeout(() => resolve(null), SHOWN_WITHIN_MS))])),
-    );
+    const shown = await Promise.all(watches.map((watch) => watch.seenWithin(label, SHOWN_WITHIN_MS)));
     for (const at of shown)
       if (at == null) missed += 1;
       else inWorkers.push(at - started);
@@ -341,7 +349,7 @@ async function manyUsers(servers: BenchServer[], deployment: string): Promise<Ro
     const started = Date.now();
     pending.push(
       write(pair.writer, pair.visorId, Math.floor(n / pairs.length)).then(async (label) => {
-        const at = await Promise.race([pair.watch.seen(label), new Promise<null>((resolve) => setTimeout(() => resolve(null), SHOWN_WITHIN_MS))]);
+        const at = await pair.watch.seenWithin(label, SHOWN_WITHIN_MS);
         if (at == null) missed += 1;
         else samples.push(at - started);
       }),

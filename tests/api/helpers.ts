@@ -346,16 +346,23 @@ export function nextMessage(socket: WebSocket, timeoutMs = WAIT_MS): Promise<unk
 }
 
 /**
- * The next `markets` event of a market socket that satisfies `matches` (the first one that does,
- * of those received and not yet taken); those before it are taken too.
+ * The next event of one of a market socket's own queues (`markets`, `workspace`) that satisfies
+ * `matches` (the first one that does, of those received and not yet taken); those before it are taken too.
  */
-export function nextMarketsEvent(socket: WebSocket, what: string, matches: (event: unknown) => boolean = () => true, timeoutMs = WAIT_MS): Promise<unknown> {
+function nextQueued(
+  socket: WebSocket,
+  queue: 'markets' | 'workspace',
+  what: string,
+  matches: (event: unknown) => boolean,
+  timeoutMs: number,
+): Promise<unknown> {
   return waitFor(
     socket,
-    `a markets event: ${what}`,
+    what,
     (inbox) => {
-      while (inbox.markets.length > 0) {
-        const event = inbox.markets.shift();
+      const events = inbox[queue];
+      while (events.length > 0) {
+        const event = events.shift();
         if (matches(event)) return { event };
       }
       if (inbox.closed) throw new Error(`Socket closed (${inbox.closed.code} ${inbox.closed.reason}) before ${what}`);
@@ -365,18 +372,17 @@ export function nextMarketsEvent(socket: WebSocket, what: string, matches: (even
   ).then(({ event }) => event);
 }
 
+/**
+ * The next `markets` event of a market socket that satisfies `matches` (the first one that does,
+ * of those received and not yet taken); those before it are taken too.
+ */
+export function nextMarketsEvent(socket: WebSocket, what: string, matches: (event: unknown) => boolean = () => true, timeoutMs = WAIT_MS): Promise<unknown> {
+  return nextQueued(socket, 'markets', `a markets event: ${what}`, matches, timeoutMs);
+}
+
 /** The next `workspace` event of a market socket (the oldest received and not yet taken). */
 export function nextWorkspaceEvent(socket: WebSocket, timeoutMs = WAIT_MS): Promise<unknown> {
-  return waitFor(
-    socket,
-    'a workspace event',
-    (inbox) => {
-      if (inbox.workspace.length > 0) return { event: inbox.workspace.shift() };
-      if (inbox.closed) throw new Error(`Socket closed (${inbox.closed.code} ${inbox.closed.reason}) before a workspace event`);
-      return undefined;
-    },
-    timeoutMs,
-  ).then(({ event }) => event);
+  return nextQueued(socket, 'workspace', 'a workspace event', () => true, timeoutMs);
 }
 
 /** The `workspace` events a market socket received and no test took yet (taken now). */

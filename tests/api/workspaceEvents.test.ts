@@ -103,6 +103,16 @@ async function everyWriteTold(writer: Session, listener: WebSocket, quiet: WebSo
   await expectTold('delete', { workspace: deleted.workspace, removed: [visorId] });
 }
 
+/** `socket` heard the eight writes of everyWriteTold, in order. */
+async function expectHeardEveryWrite(socket: WebSocket): Promise<void> {
+  const kinds: string[] = [];
+  for (let i = 0; i < 8; i += 1) kinds.push((await nextEvent(socket)).change);
+  expect(kinds).toEqual(['create', 'visor', 'sections', 'public', 'favourite', 'tree', 'clone', 'delete']);
+}
+
+/** Another session (another device) of `who`, signed in on `server`. */
+const sameUser = (server: { baseUrl: string }, who: Session) => session(server, { username: who.user.username, password: who.password });
+
 afterAll(() => {
   for (const socket of opened.splice(0)) socket.terminate();
 });
@@ -121,8 +131,8 @@ describe('workspace events on one process', () => {
 
   it("every write reaches the user's other sessions, not the writer's nor another user's", async () => {
     const trader = await createUser(server, admin.token);
-    const phone = await session(server, { username: trader.user.username, password: trader.password });
-    const tablet = await session(server, { username: trader.user.username, password: trader.password });
+    const phone = await sameUser(server, trader);
+    const tablet = await sameUser(server, trader);
     const [writerSocket, phoneSocket, tabletSocket, otherSocket] = await Promise.all([
       marketSocket(server, trader),
       marketSocket(server, phone),
@@ -132,14 +142,12 @@ describe('workspace events on one process', () => {
     // The phone is checked event by event; the writer's own socket and another user's hear nothing.
     await everyWriteTold(trader, phoneSocket, [writerSocket, otherSocket]);
     // The tablet heard the same eight, in order.
-    const kinds: string[] = [];
-    for (let i = 0; i < 8; i += 1) kinds.push((await nextEvent(tabletSocket)).change);
-    expect(kinds).toEqual(['create', 'visor', 'sections', 'public', 'favourite', 'tree', 'clone', 'delete']);
+    await expectHeardEveryWrite(tabletSocket);
   });
 
   it('a visor too big to push is named with its version, for each device to read', async () => {
     const trader = await createUser(server, admin.token);
-    const phone = await session(server, { username: trader.user.username, password: trader.password });
+    const phone = await sameUser(server, trader);
     const phoneSocket = await marketSocket(server, phone);
     const visorId = expectBody(await trader.api.post(`/api/visores/${trader.user._id}/new`, { title: 'Grande' }), NewVisorResponse).data.id_visor;
     await nextEvent(phoneSocket);
@@ -160,7 +168,7 @@ describe('workspace events on one process', () => {
 
   it('a refused write tells nobody, and a socket that closed hears nothing more', async () => {
     const trader = await createUser(server, admin.token);
-    const phone = await session(server, { username: trader.user.username, password: trader.password });
+    const phone = await sameUser(server, trader);
     const phoneSocket = await marketSocket(server, phone);
     const stale = await saveTree(trader, [], 999);
     expect(stale.status).toBe(412);
@@ -207,8 +215,8 @@ describe.runIf(redisUrl)('workspace events across two processes on Redis', () =>
     const second = await start();
     const admin = await session(first, ADMIN);
     const trader = await createUser(first, admin.token);
-    const phone = await session(second, { username: trader.user.username, password: trader.password });
-    const desk = await session(first, { username: trader.user.username, password: trader.password });
+    const phone = await sameUser(second, trader);
+    const desk = await sameUser(first, trader);
     const [writerSocket, phoneSocket, deskSocket, otherSocket] = await Promise.all([
       marketSocket(first, trader),
       marketSocket(second, phone),
@@ -217,9 +225,7 @@ describe.runIf(redisUrl)('workspace events across two processes on Redis', () =>
     ]);
     await everyWriteTold(trader, phoneSocket, [writerSocket, otherSocket]);
     // The session on the writer's own process heard each once (told here, not again through Redis).
-    const kinds: string[] = [];
-    for (let i = 0; i < 8; i += 1) kinds.push((await nextEvent(deskSocket)).change);
-    expect(kinds).toEqual(['create', 'visor', 'sections', 'public', 'favourite', 'tree', 'clone', 'delete']);
+    await expectHeardEveryWrite(deskSocket);
     await expectNoEvent(deskSocket, 'desk after the eight');
   });
 });
