@@ -31,6 +31,7 @@ import { parseArgs } from 'node:util';
 import { Agent, Client, request, type Dispatcher } from 'undici';
 import type { Section } from '../src/protocol/workspace.js';
 import { machineSpeedLine } from './machineSpeed.js';
+import { percentile } from './percentile.js';
 import { SECTIONS } from '../tests/sampleSections.js';
 import { benchSchema } from './pgSchema.js';
 import { cpuSeconds, startServer } from './serverProcess.js';
@@ -352,11 +353,6 @@ async function run(database: DatabaseName): Promise<RunResult> {
 }
 
 // ---------------------------------------------------------------- figures
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
 
 interface Figures {
   n: number;

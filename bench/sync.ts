@@ -37,6 +37,7 @@ import { createDataWorkerApi } from '../src/workers/dataLayer.js';
 import { createEventLog } from '../src/workers/eventLog.js';
 import type { OpenSocket } from '../src/workers/socketTransport.js';
 import { machineSpeedLine } from './machineSpeed.js';
+import { percentile } from './percentile.js';
 import { startServer, type BenchServer } from './serverProcess.js';
 
 const { values } = parseArgs({
@@ -247,11 +248,6 @@ async function paintedAt(page: Page, label: string, timeoutMs: number): Promise<
     .waitForFunction((text) => (globalThis as unknown as { benchPainted: Record<string, number> }).benchPainted[text] ?? null, label, { timeout: timeoutMs })
     .catch(() => null);
   return handle ? ((await handle.jsonValue()) as number) : null;
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 interface Row {
